@@ -1,0 +1,228 @@
+import { z } from 'zod';
+import { parseDuration } from './duration';
+import { parseHttpAddr, type ListenAddress } from './http-addr';
+
+/**
+ * Every setting of the service, read from the environment once. This is the only module that
+ * looks at environment variables; everything else receives a `Config`.
+ */
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const bool = (fallback?: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
+    .transform((v) => ['true', '1', 'yes', 'on'].includes(v))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      const ms = parseDuration(value);
+      if (ms === undefined) {
+        ctx.addIssue({ code: 'custom', message: `"${value}" is not a duration such as 500ms, 30s, 5m, 24h` });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const int = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .default(fallback);
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const listenAddress = z
+  .string()
+  .default(':8081')
+  .transform((value, ctx): ListenAddress => {
+    const addr = parseHttpAddr(value);
+    if (!addr) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not host:port or :port` });
+      return z.NEVER;
+    }
+    return addr;
+  });
+
+const urlText = z.string().refine((v) => {
+  try {
+    new URL(v);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be a URL');
+const optionalUrl = () => urlText.optional();
+const urlWithDefault = (fallback: string) => urlText.default(fallback);
+
+export const ROLES = ['all', 'gateway', 'screenshot-worker', 'parse-worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+const envSchema = z.object({
+  MODE: z.enum(['local', 'hosted'], { error: 'must be local or hosted' }).default('local'),
+  ROLE: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).default('all'),
+  HTTP_ADDR: listenAddress,
+  PUBLIC_BASE_URL: optionalUrl().transform((v) => v?.replace(/\/+$/, '')),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  REDIS_URL: urlWithDefault('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, _ . or -')
+    .default('sitelens'),
+  JOB_RETENTION: duration('24h'),
+  JOB_QUEUE_TIMEOUT: duration('10m'),
+
+  STORAGE_DRIVER: z.enum(['fs', 's3'], { error: 'must be fs or s3' }).default('fs'),
+  DATA_DIR: z.string().default('.data'),
+  URL_SIGNING_SECRET: optionalText,
+  S3_ENDPOINT: optionalUrl(),
+  S3_PUBLIC_ENDPOINT: optionalUrl(),
+  S3_BUCKET: z.string().default('sitelens'),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: bool(true),
+
+  CHROME_PATH: optionalText,
+  SCREENSHOT_CONCURRENCY: int(2, 1, 64),
+  BROWSER_RECYCLE_AFTER: int(200, 1, 100_000),
+  FULL_PAGE_MAX_HEIGHT: int(16_384, 1000, 65_535),
+  ADBLOCK_LIST_URLS: optionalText,
+  SHUTDOWN_TIMEOUT: duration('25s'),
+
+  ALLOW_PRIVATE_URLS: bool(),
+  API_KEYS: optionalText,
+  ADMIN_TOKEN: optionalText,
+
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalUrl(),
+  LLM_MODEL: optionalText,
+  PARSE_MAX_RETRIES: int(3, 0, 10),
+  PARSE_TIMEOUT: duration('30s'),
+  PARSE_CONCURRENCY: int(4, 1, 32),
+  CRAWL_CONCURRENCY: int(4, 1, 64),
+});
+
+export type Env = Record<string, string | undefined>;
+
+export interface Config {
+  mode: 'local' | 'hosted';
+  role: Role;
+  http: ListenAddress;
+  publicBaseUrl: string | undefined;
+  logLevel: string;
+  redis: { url: string; prefix: string };
+  jobRetentionMs: number;
+  /** How long a job may wait in a queue before it is reported failed. */
+  jobQueueTimeoutMs: number;
+  storage: {
+    driver: 'fs' | 's3';
+    dataDir: string;
+    signingSecret: string | undefined;
+    s3: {
+      endpoint: string | undefined;
+      publicEndpoint: string | undefined;
+      bucket: string;
+      region: string;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
+  };
+  browser: {
+    executablePath: string | undefined;
+    concurrency: number;
+    recycleAfter: number;
+    fullPageMaxHeight: number;
+    adblockListUrls: string[];
+  };
+  shutdownTimeoutMs: number;
+  allowPrivateUrls: boolean;
+  apiKeys: string | undefined;
+  adminToken: string | undefined;
+  llm: {
+    apiKey: string | undefined;
+    baseUrl: string | undefined;
+    model: string | undefined;
+    maxRetries: number;
+    timeoutMs: number;
+    concurrency: number;
+  };
+  crawlConcurrency: number;
+}
+
+/** Reads and validates the environment. Throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if (e.STORAGE_DRIVER === 's3' && !e.S3_ENDPOINT && !e.S3_REGION) {
+    throw new ConfigError('Invalid configuration:\n  S3_ENDPOINT or S3_REGION: required when STORAGE_DRIVER is s3');
+  }
+  return {
+    mode: e.MODE,
+    role: e.ROLE,
+    http: e.HTTP_ADDR,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    logLevel: e.LOG_LEVEL,
+    redis: { url: e.REDIS_URL, prefix: e.QUEUE_PREFIX },
+    jobRetentionMs: e.JOB_RETENTION,
+    jobQueueTimeoutMs: e.JOB_QUEUE_TIMEOUT,
+    storage: {
+      driver: e.STORAGE_DRIVER,
+      dataDir: e.DATA_DIR,
+      signingSecret: e.URL_SIGNING_SECRET,
+      s3: {
+        endpoint: e.S3_ENDPOINT,
+        publicEndpoint: e.S3_PUBLIC_ENDPOINT,
+        bucket: e.S3_BUCKET,
+        region: e.S3_REGION,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE ?? true,
+      },
+    },
+    browser: {
+      executablePath: e.CHROME_PATH,
+      concurrency: e.SCREENSHOT_CONCURRENCY,
+      recycleAfter: e.BROWSER_RECYCLE_AFTER,
+      fullPageMaxHeight: e.FULL_PAGE_MAX_HEIGHT,
+      adblockListUrls: (e.ADBLOCK_LIST_URLS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
+    allowPrivateUrls: e.ALLOW_PRIVATE_URLS ?? e.MODE === 'local',
+    apiKeys: e.API_KEYS,
+    adminToken: e.ADMIN_TOKEN,
+    llm: {
+      apiKey: e.OPENAI_API_KEY,
+      baseUrl: e.OPENAI_BASE_URL,
+      model: e.LLM_MODEL,
+      maxRetries: e.PARSE_MAX_RETRIES,
+      timeoutMs: e.PARSE_TIMEOUT,
+      concurrency: e.PARSE_CONCURRENCY,
+    },
+    crawlConcurrency: e.CRAWL_CONCURRENCY,
+  };
+}
+
+/** Names of every environment variable the service reads, for docs and manifest checks. */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);

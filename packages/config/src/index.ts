@@ -1,0 +1,3 @@
+export * from './config';
+export * from './duration';
+export * from './http-addr';

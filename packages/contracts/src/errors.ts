@@ -1,0 +1,149 @@
+/**
+ * The service's error vocabulary. Every error a client can see carries a stable UPPER_SNAKE code;
+ * `httpStatusOf` is the one place that maps an error to an HTTP status.
+ */
+export const ERROR_CODES = {
+  INVALID_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  PLAN_LIMIT: 403,
+  URL_BLOCKED: 403,
+  ROBOTS_DISALLOWED: 403,
+  URL_EXPIRED: 403,
+  SIGNATURE_INVALID: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  UPSTREAM_NOT_FOUND: 404,
+  TIMEOUT: 408,
+  PAYLOAD_TOO_LARGE: 413,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  LLM_ERROR: 500,
+  LLM_NOT_CONFIGURED: 500,
+  UPSTREAM_ERROR: 502,
+  UNAVAILABLE: 503,
+  JOB_FAILED: 500,
+  NAVIGATION_FAILED: 502,
+  JOB_TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorBody {
+  success: false;
+  error: string;
+  code: ErrorCode;
+}
+
+export interface AppErrorOptions {
+  /** Whether running the same work again may succeed (infrastructure trouble, not bad input). */
+  retryable?: boolean;
+  /** Extra fields merged into the response body (e.g. parse's workflow_status). */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    this.details = options.details;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code];
+  }
+
+  toBody(): ErrorBody & Record<string, unknown> {
+    return { success: false, error: this.message, code: this.code, ...this.details };
+  }
+}
+
+export class BadRequest extends AppError {
+  constructor(message: string, options?: AppErrorOptions) {
+    super('INVALID_REQUEST', message, options);
+  }
+}
+
+export class NotFound extends AppError {
+  constructor(message: string, options?: AppErrorOptions) {
+    super('NOT_FOUND', message, options);
+  }
+}
+
+export class Unauthorized extends AppError {
+  constructor(message = 'Invalid or missing API key', options?: AppErrorOptions) {
+    super('UNAUTHORIZED', message, options);
+  }
+}
+
+export class PlanLimit extends AppError {
+  constructor(message: string, options?: AppErrorOptions) {
+    super('PLAN_LIMIT', message, options);
+  }
+}
+
+export class RateLimited extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number, options?: AppErrorOptions) {
+    super('RATE_LIMITED', message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export class UrlBlocked extends AppError {
+  constructor(message: string, options?: AppErrorOptions) {
+    super('URL_BLOCKED', message, options);
+  }
+}
+
+export class Unavailable extends AppError {
+  constructor(message: string, options?: AppErrorOptions) {
+    super('UNAVAILABLE', message, { retryable: true, ...options });
+  }
+}
+
+export class Unprocessable extends AppError {
+  constructor(message: string, options?: AppErrorOptions) {
+    super('UNPROCESSABLE', message, options);
+  }
+}
+
+export class TimeoutError extends AppError {
+  constructor(message: string, options?: AppErrorOptions) {
+    super('TIMEOUT', message, options);
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+/** HTTP status for any thrown value: known errors by their code, everything else 500. */
+export function httpStatusOf(error: unknown): number {
+  return isAppError(error) ? error.status : 500;
+}
+
+/**
+ * Errors cross the queue as plain data (BullMQ keeps a message string). A job failure is stored as
+ * `CODE: message` so the gateway can rebuild the client-facing error without parsing prose.
+ */
+export function encodeJobError(error: unknown): string {
+  if (isAppError(error)) return `${error.code}: ${error.message}`;
+  return `INTERNAL: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+export function decodeJobError(failedReason: string | undefined): { code: ErrorCode; message: string } {
+  const text = failedReason ?? '';
+  const match = /^([A-Z_]+): ([\s\S]*)$/.exec(text);
+  if (match && match[1] && match[1] in ERROR_CODES) {
+    return { code: match[1] as ErrorCode, message: match[2] ?? '' };
+  }
+  return { code: 'JOB_FAILED', message: text || 'The job failed' };
+}

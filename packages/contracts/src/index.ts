@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './devices';
+export * from './fields';
+export * from './screenshot';
+export * from './queues';

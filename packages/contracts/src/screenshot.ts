@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES } from './devices';
+import { boundedInt, httpUrl, queryInt } from './fields';
+
+export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+export const SCREENSHOT_LIMITS = {
+  maxHideSelectors: 50,
+  maxSelectorLength: 500,
+  maxDelaySeconds: 30,
+  timeoutSeconds: { min: 5, max: 120, default: 30 },
+} as const;
+
+const selector = z
+  .string({ error: 'must be a CSS selector string' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(SCREENSHOT_LIMITS.maxSelectorLength, `must be at most ${SCREENSHOT_LIMITS.maxSelectorLength} characters`);
+
+export const screenshotCreateRequest = z
+  .object({
+    url: httpUrl(),
+    device: z.enum(DEVICE_NAMES).default('desktop'),
+    width: boundedInt(CUSTOM_WIDTH.min, CUSTOM_WIDTH.max).optional(),
+    height: boundedInt(CUSTOM_HEIGHT.min, CUSTOM_HEIGHT.max).optional(),
+    full_page: z.boolean().default(false),
+    format: z.enum(IMAGE_FORMATS).default('png'),
+    quality: boundedInt(1, 100).optional(),
+    dark_mode: z.boolean().default(false),
+    hide_selectors: z
+      .array(selector)
+      .max(SCREENSHOT_LIMITS.maxHideSelectors, `must hold at most ${SCREENSHOT_LIMITS.maxHideSelectors} selectors`)
+      .default([]),
+    block_ads: z.boolean().default(false),
+    wait_for_selector: selector.optional(),
+    wait_until: z.enum(WAIT_UNTIL).default('load'),
+    delay: z.number().min(0, 'must be between 0 and 30').max(SCREENSHOT_LIMITS.maxDelaySeconds, 'must be between 0 and 30').default(0),
+    timeout: boundedInt(SCREENSHOT_LIMITS.timeoutSeconds.min, SCREENSHOT_LIMITS.timeoutSeconds.max).default(
+      SCREENSHOT_LIMITS.timeoutSeconds.default,
+    ),
+  })
+  .superRefine((value, ctx) => {
+    if (value.device === 'custom') {
+      for (const field of ['width', 'height'] as const) {
+        if (value[field] === undefined) {
+          ctx.addIssue({ code: 'custom', path: [field], message: 'is required when device is custom' });
+        }
+      }
+    }
+  });
+
+export type ScreenshotCreateRequest = z.infer<typeof screenshotCreateRequest>;
+
+export const screenshotGetQuery = z.object({
+  job_id: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'is too long'),
+  wait: queryInt(1, 60).optional(),
+});
+
+export type ScreenshotGetQuery = z.infer<typeof screenshotGetQuery>;
+
+export interface ScreenshotMetadata {
+  width: number;
+  height: number;
+  format: ImageFormat;
+  file_size: number;
+  load_time: number;
+  device: string;
+  full_page: boolean;
+  /** True when a full-page capture was cut at the height cap. */
+  truncated: boolean;
+  max_height: number;
+}

@@ -1,0 +1,4 @@
+export * from './redis';
+export * from './queues';
+export * from './job-view';
+export * from './job-failure';

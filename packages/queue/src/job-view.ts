@@ -1,0 +1,42 @@
+import type { Job, JobState, Queue } from 'bullmq';
+import { JOB_DEADLINE_MARGIN_SECONDS, decodeJobError, type ErrorCode, type JobEnvelope } from '@sitelens/contracts';
+
+/** What a client may learn of a job, whatever its queue: the three public states. */
+export type PublicJobState =
+  | { status: 'processing'; progress: unknown }
+  | { status: 'completed'; result: unknown }
+  | { status: 'failed'; code: ErrorCode; error: string };
+
+/** Deadline of a job: accepted time + its own timeout + margin + a grace for waiting in the queue. */
+export function jobDeadline(envelope: JobEnvelope, queueGraceMs: number): number {
+  return envelope.acceptedAt + queueGraceMs + (envelope.timeoutSeconds + JOB_DEADLINE_MARGIN_SECONDS) * 1000;
+}
+
+/**
+ * Maps BullMQ's states to processing/completed/failed. A job still unfinished past its deadline is
+ * reported failed (and the worker that picks it up late refuses it), so nothing is "processing"
+ * forever even when every worker is gone.
+ */
+export function publicStateOf(job: Job, state: JobState | 'unknown', now: number, queueGraceMs: number): PublicJobState {
+  if (state === 'completed') return { status: 'completed', result: job.returnvalue };
+  if (state === 'failed') {
+    const { code, message } = decodeJobError(job.failedReason);
+    return { status: 'failed', code, error: message };
+  }
+  const envelope = job.data as Partial<JobEnvelope>;
+  if (typeof envelope.acceptedAt === 'number' && typeof envelope.timeoutSeconds === 'number') {
+    if (now > jobDeadline(envelope as JobEnvelope, queueGraceMs)) {
+      return { status: 'failed', code: 'JOB_TIMEOUT', error: 'The job did not finish in time' };
+    }
+  }
+  return { status: 'processing', progress: job.progress };
+}
+
+/** Finds a job by id in any of the given queues. */
+export async function findJob(queues: readonly Queue[], id: string): Promise<{ queue: Queue; job: Job } | undefined> {
+  for (const queue of queues) {
+    const job = await queue.getJob(id);
+    if (job) return { queue, job };
+  }
+  return undefined;
+}

@@ -1,0 +1,72 @@
+import { Queue, QueueEvents, Worker, type ConnectionOptions, type Processor, type WorkerOptions } from 'bullmq';
+import {
+  QUEUES,
+  type ParseQueueJobName,
+  type ParseQueuePayload,
+  type QueueName,
+  type ScreenshotJobName,
+  type ScreenshotJobPayload,
+  type ScreenshotJobResult,
+} from '@sitelens/contracts';
+
+export type ScreenshotQueue = Queue<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
+
+export type ParseQueue = Queue<ParseQueuePayload, unknown, ParseQueueJobName>;
+
+export interface QueueSettings {
+  connection: ConnectionOptions;
+  prefix: string;
+  /** How long finished jobs are kept, in ms (JOB_RETENTION). */
+  retentionMs: number;
+}
+
+/**
+ * Default options for every job: finished jobs kept for the retention period; retries only on
+ * infrastructure errors (processors throw UnrecoverableError for everything else).
+ */
+export function defaultJobOptions(retentionMs: number) {
+  const age = Math.max(1, Math.round(retentionMs / 1000));
+  return {
+    attempts: 3,
+    backoff: { type: 'exponential' as const, delay: 1_000 },
+    removeOnComplete: { age },
+    removeOnFail: { age },
+  };
+}
+
+export function createScreenshotQueue(settings: QueueSettings): ScreenshotQueue {
+  return new Queue<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(QUEUES.screenshot, {
+    connection: settings.connection,
+    prefix: settings.prefix,
+    defaultJobOptions: defaultJobOptions(settings.retentionMs),
+  });
+}
+
+export function createParseQueue(settings: QueueSettings): ParseQueue {
+  return new Queue<ParseQueuePayload, unknown, ParseQueueJobName>(QUEUES.parse, {
+    connection: settings.connection,
+    prefix: settings.prefix,
+    defaultJobOptions: defaultJobOptions(settings.retentionMs),
+  });
+}
+
+export function createQueueEvents(name: QueueName, settings: Pick<QueueSettings, 'connection' | 'prefix'>): QueueEvents {
+  return new QueueEvents(name, { connection: settings.connection, prefix: settings.prefix });
+}
+
+export function createWorker<P, R, N extends string>(
+  name: QueueName,
+  processor: Processor<P, R, N>,
+  settings: Pick<QueueSettings, 'connection' | 'prefix'>,
+  options: Omit<WorkerOptions, 'connection' | 'prefix'> = {},
+): Worker<P, R, N> {
+  return new Worker<P, R, N>(name, processor, {
+    connection: settings.connection,
+    prefix: settings.prefix,
+    // A worker that dies mid-job loses its lock after this long and the job is handed to another.
+    lockDuration: 30_000,
+    stalledInterval: 15_000,
+    maxStalledCount: 2,
+    ...options,
+  });
+}

@@ -1,0 +1,22 @@
+/** Where images and other job artifacts live. Drivers: S3 (presigned URLs) and filesystem (HMAC URLs). */
+export interface SignedUrl {
+  url: string;
+  /** Epoch ms after which the URL stops working. */
+  expiresAt: number;
+}
+
+export interface BlobStore {
+  readonly driver: 'fs' | 's3';
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * A URL a client can fetch the object from, valid `ttlSeconds`. `origin` is the absolute
+   * origin of the gateway as the client sees it (fs driver URLs point back at the gateway).
+   */
+  signedUrl(key: string, options: { ttlSeconds: number; origin: string }): Promise<SignedUrl>;
+  delete(key: string): Promise<void>;
+  /** Throws when the store cannot be reached; used by health checks. */
+  ping(): Promise<void>;
+}
+
+/** Signed image URLs live 15 minutes (spec 2.3). */
+export const SIGNED_URL_TTL_SECONDS = 900;

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '@sitelens/config';
+import type { BlobStore } from './blob-store';
+import { FsBlobStore } from './fs-store';
+import { S3BlobStore } from './s3-store';
+
+/**
+ * The fs driver needs a signing secret shared by every process using the same DATA_DIR. Without
+ * URL_SIGNING_SECRET one is generated once and kept in DATA_DIR, so restarts keep URLs valid.
+ */
+async function fsSigningSecret(dataDir: string, configured: string | undefined): Promise<string> {
+  if (configured) return configured;
+  const file = path.join(dataDir, '.signing-secret');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    await mkdir(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('base64url');
+    await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
+    return (await readFile(file, 'utf8')).trim();
+  }
+}
+
+export async function createBlobStore(storage: Config['storage']): Promise<BlobStore> {
+  if (storage.driver === 's3') {
+    return new S3BlobStore({
+      bucket: storage.s3.bucket,
+      region: storage.s3.region,
+      endpoint: storage.s3.endpoint,
+      publicEndpoint: storage.s3.publicEndpoint,
+      accessKeyId: storage.s3.accessKeyId,
+      secretAccessKey: storage.s3.secretAccessKey,
+      forcePathStyle: storage.s3.forcePathStyle,
+    });
+  }
+  const root = path.resolve(storage.dataDir, 'blobs');
+  return new FsBlobStore(root, await fsSigningSecret(path.resolve(storage.dataDir), storage.signingSecret));
+}

@@ -1,0 +1,4 @@
+export * from './blob-store';
+export * from './fs-store';
+export * from './s3-store';
+export * from './create-store';

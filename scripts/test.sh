@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Lint, type-check (the build already ran in setup) and every jest test, then one summary line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .cache
+pnpm exec eslint . || { echo "lint: 0 passed, 1 failed"; exit 1; }
+pnpm exec jest --ci --json --outputFile=.cache/jest-results.json "$@"
+status=$?
+node -e '
+  const r = require("./.cache/jest-results.json");
+  console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests + r.numRuntimeErrorTestSuites} failed, ${r.numPendingTests} skipped`);
+' || true
+exit $status

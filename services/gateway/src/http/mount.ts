@@ -1,0 +1,41 @@
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { BadRequest } from '@sitelens/contracts';
+import type { GatewayDeps } from '../deps';
+import { requestOrigin } from './origin';
+import type { AnyRoute } from './route';
+import { parseInput } from './validation';
+
+/** Middleware that runs before a route's handler (auth, rate limits); hosted mode fills it. */
+export type RouteGuard = (route: AnyRoute) => RequestHandler[];
+
+export function mountRoute(app: Express, route: AnyRoute, deps: GatewayDeps, guard: RouteGuard): void {
+  const handler = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      if (route.body && req.body === undefined) {
+        throw new BadRequest('The request body must be JSON (Content-Type: application/json)');
+      }
+      const body = route.body ? parseInput(route.body, req.body, 'body') : undefined;
+      const query = route.query ? parseInput(route.query, req.query, 'query') : undefined;
+      const params = route.params ? parseInput(route.params, req.params, 'path') : undefined;
+      const log = deps.logger.child({ reqId: res.locals.requestId as string });
+      const result = await route.handler({
+        body,
+        query,
+        params,
+        req,
+        res,
+        deps,
+        log,
+        origin: requestOrigin(req, deps.config.publicBaseUrl),
+      });
+      if (result === undefined || res.headersSent) return;
+      for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+      res.status(result.status ?? 200).json(result.body);
+    } catch (error) {
+      next(error);
+    }
+  };
+  for (const path of route.paths) {
+    app[route.method](path, ...guard(route), handler);
+  }
+}

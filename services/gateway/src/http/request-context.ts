@@ -1,0 +1,17 @@
+/** What the gateway attaches to a request as it passes through the middleware. */
+export interface RequestAuth {
+  /** Stable id of the API key (hash prefix); owner of jobs and watches. */
+  keyId: string;
+  plan: string;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point
+  namespace Express {
+    interface Request {
+      auth?: RequestAuth;
+    }
+  }
+}
+
+export {};

@@ -1,0 +1,1 @@
+export { startParseWorker, type ParseJobHandler, type RunningParseWorker } from './main';

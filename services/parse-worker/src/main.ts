@@ -1,0 +1,58 @@
+import type { Job, Worker } from 'bullmq';
+import type { Config } from '@sitelens/config';
+import { AppError, QUEUES, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
+import { createRedis, createWorker, jobDeadline, toJobFailure } from '@sitelens/queue';
+import { createMetrics, type Logger, type Metrics } from '@sitelens/telemetry';
+
+/** One kind of work on the parse queue. Handlers are registered by job name. */
+export type ParseJobHandler = (job: Job<ParseQueuePayload, unknown, ParseQueueJobName>, logger: Logger) => Promise<unknown>;
+
+export interface RunningParseWorker {
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+
+/** Composition root of the parse worker: scrape, crawl, parse and watch jobs. */
+export async function startParseWorker(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics = createMetrics({ service: 'parse-worker' }),
+  handlers: Partial<Record<ParseQueueJobName, ParseJobHandler>> = {},
+): Promise<RunningParseWorker> {
+  const connection = createRedis(config.redis.url, 'worker');
+  connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
+  const worker = createWorker<ParseQueuePayload, unknown, ParseQueueJobName>(
+    QUEUES.parse,
+    async (job) => {
+      const jobLogger = logger.child({ jobId: job.id, job: job.name });
+      const started = Date.now();
+      try {
+        if (Date.now() > jobDeadline(job.data, config.jobQueueTimeoutMs)) {
+          throw new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline');
+        }
+        const handler = handlers[job.name];
+        if (!handler) throw new AppError('INTERNAL', `No handler for ${job.name} jobs`);
+        const result = await handler(job, jobLogger);
+        metrics.jobs.inc({ queue: QUEUES.parse, name: job.name, outcome: 'completed' });
+        metrics.jobDuration.observe({ queue: QUEUES.parse, name: job.name, outcome: 'completed' }, (Date.now() - started) / 1000);
+        return result;
+      } catch (error) {
+        metrics.jobs.inc({ queue: QUEUES.parse, name: job.name, outcome: 'failed' });
+        throw toJobFailure(error);
+      }
+    },
+    { connection, prefix: config.redis.prefix },
+    { concurrency: config.llm.concurrency },
+  );
+  worker.on('error', (error) => logger.warn({ err: error.message }, 'parse worker problem'));
+  logger.info('parse worker started');
+  return {
+    worker: worker as unknown as Worker,
+    async close() {
+      await Promise.race([worker.close(), new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs))]);
+      await worker.close(true).catch(() => undefined);
+      connection.disconnect();
+    },
+  };
+}

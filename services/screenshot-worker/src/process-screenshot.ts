@@ -1,0 +1,51 @@
+import type { Job } from 'bullmq';
+import { AppError, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
+import { jobDeadline, toJobFailure } from '@sitelens/queue';
+import type { BlobStore } from '@sitelens/storage';
+import type { Logger } from '@sitelens/telemetry';
+
+export interface CapturedImage {
+  image: Buffer;
+  contentType: string;
+  metadata: ScreenshotJobResult['metadata'];
+}
+
+export interface ScreenshotProcessorDeps {
+  capture: (request: ScreenshotJobPayload['request'], options: { signal: AbortSignal; logger: Logger }) => Promise<CapturedImage>;
+  store: BlobStore;
+  logger: Logger;
+  queueTimeoutMs: number;
+  now?: () => number;
+}
+
+const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+
+
+export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
+  const now = deps.now ?? Date.now;
+  return async function processScreenshot(job: Job<ScreenshotJobPayload, ScreenshotJobResult>): Promise<ScreenshotJobResult> {
+    const logger = deps.logger.child({ jobId: job.id });
+    if (now() > jobDeadline(job.data, deps.queueTimeoutMs)) {
+      throw toJobFailure(new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline'));
+    }
+    const controller = new AbortController();
+    // The capture enforces the request's timeout itself; this is the backstop if it does not.
+    const backstop = setTimeout(() => controller.abort(new AppError('TIMEOUT', 'Screenshot timed out')), (job.data.timeoutSeconds + 10) * 1000);
+    try {
+      const shot = await deps.capture(job.data.request, { signal: controller.signal, logger });
+      const key = `screenshots/${job.id}.${EXTENSIONS[shot.metadata.format] ?? 'bin'}`;
+      try {
+        await deps.store.put(key, shot.image, shot.contentType);
+      } catch (error) {
+        throw new AppError('UNAVAILABLE', 'Could not store the image', { retryable: true, cause: error });
+      }
+      logger.info({ ms: shot.metadata.load_time, bytes: shot.metadata.file_size }, 'screenshot stored');
+      return { key, contentType: shot.contentType, metadata: shot.metadata };
+    } catch (error) {
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'screenshot failed');
+      throw toJobFailure(error);
+    } finally {
+      clearTimeout(backstop);
+    }
+  };
+}
