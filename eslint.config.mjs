@@ -20,4 +20,9 @@ export default tseslint.config(
     files: ['packages/config/src/**', 'scripts/**', '**/test/**', 'test/**', 'bench/**', 'jest.config.js'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // Tests read loosely shaped JSON bodies and poke at them field by field.
+    files: ['**/test/**', 'test/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
 );

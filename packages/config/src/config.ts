@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseApiKeys, type StaticApiKey } from './api-keys';
 import { parseDuration } from './duration';
 import { parseHttpAddr, type ListenAddress } from './http-addr';
 
@@ -59,6 +60,21 @@ const listenAddress = z
     return addr;
   });
 
+/** Like `listenAddress`, and `off` (or empty) turns the listener off. */
+const optionalListenAddress = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx): ListenAddress | undefined => {
+      if (['', 'off'].includes(value.trim())) return undefined;
+      const addr = parseHttpAddr(value);
+      if (!addr) {
+        ctx.addIssue({ code: 'custom', message: `"${value}" is not host:port, :port or off` });
+        return z.NEVER;
+      }
+      return addr;
+    });
+
 const urlText = z.string().refine((v) => {
   try {
     new URL(v);
@@ -77,6 +93,7 @@ const envSchema = z.object({
   MODE: z.enum(['local', 'hosted'], { error: 'must be local or hosted' }).default('local'),
   ROLE: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).default('all'),
   HTTP_ADDR: listenAddress,
+  WORKER_HTTP_ADDR: optionalListenAddress(':9464'),
   PUBLIC_BASE_URL: optionalUrl().transform((v) => v?.replace(/\/+$/, '')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
@@ -107,7 +124,14 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT: duration('25s'),
 
   ALLOW_PRIVATE_URLS: bool(),
-  API_KEYS: optionalText,
+  API_KEYS: optionalText.transform((value, ctx): StaticApiKey[] => {
+    const parsed = parseApiKeys(value);
+    if ('error' in parsed) {
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed.keys;
+  }),
   ADMIN_TOKEN: optionalText,
 
   OPENAI_API_KEY: optionalText,
@@ -125,6 +149,11 @@ export interface Config {
   mode: 'local' | 'hosted';
   role: Role;
   http: ListenAddress;
+  /**
+   * Where a worker-only process serves /healthz, /readyz and /metrics (WORKER_HTTP_ADDR).
+   * Undefined unless ROLE is a worker role: with ROLE=all the gateway serves health and metrics.
+   */
+  workerHttp: ListenAddress | undefined;
   publicBaseUrl: string | undefined;
   logLevel: string;
   redis: { url: string; prefix: string };
@@ -154,7 +183,8 @@ export interface Config {
   };
   shutdownTimeoutMs: number;
   allowPrivateUrls: boolean;
-  apiKeys: string | undefined;
+  /** Static keys from API_KEYS (hosted mode); issued keys live in Redis. */
+  apiKeys: StaticApiKey[];
   adminToken: string | undefined;
   llm: {
     apiKey: string | undefined;
@@ -182,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     mode: e.MODE,
     role: e.ROLE,
     http: e.HTTP_ADDR,
+    workerHttp: e.ROLE === 'screenshot-worker' || e.ROLE === 'parse-worker' ? e.WORKER_HTTP_ADDR : undefined,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     logLevel: e.LOG_LEVEL,
     redis: { url: e.REDIS_URL, prefix: e.QUEUE_PREFIX },

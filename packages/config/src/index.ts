@@ -1,3 +1,4 @@
 export * from './config';
 export * from './duration';
 export * from './http-addr';
+export * from './api-keys';

@@ -3,3 +3,4 @@ export * from './devices';
 export * from './fields';
 export * from './screenshot';
 export * from './queues';
+export * from './plans';

@@ -28,7 +28,11 @@ export const screenshotCreateRequest = z
     width: boundedInt(CUSTOM_WIDTH.min, CUSTOM_WIDTH.max).optional(),
     height: boundedInt(CUSTOM_HEIGHT.min, CUSTOM_HEIGHT.max).optional(),
     full_page: z.boolean().default(false),
-    format: z.enum(IMAGE_FORMATS).default('png'),
+    // `jpg` is accepted as the common spelling of jpeg (existing clients send it).
+    format: z
+      .enum([...IMAGE_FORMATS, 'jpg'])
+      .default('png')
+      .transform((value): ImageFormat => (value === 'jpg' ? 'jpeg' : value)),
     quality: boundedInt(1, 100).optional(),
     dark_mode: z.boolean().default(false),
     hide_selectors: z

@@ -1,2 +1,3 @@
 export * from './logger';
 export * from './metrics';
+export * from './ops-server';

@@ -37,6 +37,12 @@ export function createMetrics(options: { service: string; collectDefaults?: bool
       buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
       registers: [registry],
     }),
+    queueJobs: new Gauge({
+      name: 'sitelens_queue_jobs',
+      help: 'Jobs in each queue by state, read from Redis when the gateway is scraped',
+      labelNames: ['queue', 'state'] as const,
+      registers: [registry],
+    }),
     browserPages: new Gauge({
       name: 'sitelens_browser_pages_in_use',
       help: 'Browser pages (contexts) currently open',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import './http/request-context';
 import type { GatewayDeps } from './deps';
+import { mountAdminDashboard } from './http/admin-dashboard';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { mountRoute, type RouteGuard } from './http/mount';
 import type { AnyRoute } from './http/route';
@@ -29,7 +30,8 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express 
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      // Mounted sub-apps (the queue dashboard) name their route in res.locals.route.
+      const route = (res.locals.route as string | undefined) ?? (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
       const labels = { method: req.method, route, status: String(res.statusCode) };
       deps.metrics.httpRequests.inc(labels);
       deps.metrics.httpDuration.observe(labels, seconds);
@@ -41,6 +43,7 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express 
     next();
   });
 
+  mountAdminDashboard(app, deps);
   app.use(express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }));
 
   const guard: RouteGuard = options.guard ?? (() => []);

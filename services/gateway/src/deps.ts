@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis';
-import type { Config } from '@sitelens/config';
-import type { ScreenshotQueue } from '@sitelens/queue';
-import type { BlobStore } from '@sitelens/storage';
-import type { Logger, Metrics } from '@sitelens/telemetry';
 import type { Queue, QueueEvents } from 'bullmq';
+import type { Config } from '@sitelens/config';
+import { QUEUES } from '@sitelens/contracts';
+import { createParseQueue, createQueueEvents, createRedis, createScreenshotQueue, type ParseQueue, type ScreenshotQueue } from '@sitelens/queue';
+import { createBlobStore, type BlobStore } from '@sitelens/storage';
+import type { Logger, Metrics } from '@sitelens/telemetry';
 
 /** Everything a route may use, built once by the composition root (`main.ts`). */
 export interface GatewayDeps {
@@ -14,14 +15,69 @@ export interface GatewayDeps {
   redis: Redis;
   queues: {
     screenshot: ScreenshotQueue;
+    parse: ParseQueue;
   };
-  /** Event streams for long-polling, one per queue (absent in minimal test apps). */
+  /** Event streams for long-polling and progress, one per queue. */
   events: {
     screenshot?: QueueEvents;
+    parse?: QueueEvents;
   };
   /** Every queue a job id may live in, for lookups by id. */
   allQueues: readonly Queue[];
   store: BlobStore;
   startedAt: number;
   version: string;
+}
+
+export interface BuiltGatewayDeps {
+  deps: GatewayDeps;
+  /** Closes the queues, event streams and connections it opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the gateway's connections, queues and event streams and the blob store (unless one is
+ * given). Shared by the composition root and the test harness so both wire the same pieces.
+ */
+export async function buildGatewayDeps(
+  config: Config,
+  options: { logger: Logger; metrics: Metrics; version: string; store?: BlobStore },
+): Promise<BuiltGatewayDeps> {
+  const { logger } = options;
+  const redis = createRedis(config.redis.url, 'client');
+  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
+  const eventsConnection = createRedis(config.redis.url, 'worker');
+  eventsConnection.on('error', () => undefined);
+  const settings = { connection: redis, prefix: config.redis.prefix, retentionMs: config.jobRetentionMs };
+  const screenshot = createScreenshotQueue(settings);
+  const parse = createParseQueue(settings);
+  for (const queue of [screenshot, parse] as Queue[]) {
+    queue.on('error', (error) => logger.warn({ err: error.message, queue: queue.name }, 'queue problem'));
+  }
+  const eventSettings = { connection: eventsConnection, prefix: config.redis.prefix };
+  const events = { screenshot: createQueueEvents(QUEUES.screenshot, eventSettings), parse: createQueueEvents(QUEUES.parse, eventSettings) };
+  for (const stream of Object.values(events)) stream.on('error', () => undefined);
+  const store = options.store ?? (await createBlobStore(config.storage));
+
+  const deps: GatewayDeps = {
+    config,
+    logger,
+    metrics: options.metrics,
+    redis,
+    queues: { screenshot, parse },
+    events,
+    allQueues: [screenshot as unknown as Queue, parse as unknown as Queue],
+    store,
+    startedAt: Date.now(),
+    version: options.version,
+  };
+  return {
+    deps,
+    async close() {
+      await Promise.all(Object.values(events).map((stream) => stream.close().catch(() => undefined)));
+      await Promise.all([screenshot.close().catch(() => undefined), parse.close().catch(() => undefined)]);
+      redis.disconnect();
+      eventsConnection.disconnect();
+    },
+  };
 }

@@ -1,12 +1,9 @@
 import type { Server } from 'node:http';
-import type { Queue } from 'bullmq';
 import type { Config } from '@sitelens/config';
-import { QUEUES } from '@sitelens/contracts';
-import { createQueueEvents, createRedis, createScreenshotQueue } from '@sitelens/queue';
-import { createBlobStore } from '@sitelens/storage';
 import { createMetrics, type Logger, type Metrics } from '@sitelens/telemetry';
 import { createApp } from './app';
-import type { GatewayDeps } from './deps';
+import { createAuthGuard } from './auth/guard';
+import { buildGatewayDeps, type GatewayDeps } from './deps';
 
 export interface RunningGateway {
   server: Server;
@@ -18,31 +15,9 @@ const VERSION: string = (require('../package.json') as { version: string }).vers
 
 /** Composition root of the gateway: builds its pieces, serves HTTP, and tears down in order. */
 export async function startGateway(config: Config, logger: Logger, metrics: Metrics = createMetrics({ service: 'gateway' })): Promise<RunningGateway> {
-  const redis = createRedis(config.redis.url, 'client');
-  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
-  const eventsConnection = createRedis(config.redis.url, 'worker');
-  eventsConnection.on('error', () => undefined);
-  const settings = { connection: redis, prefix: config.redis.prefix, retentionMs: config.jobRetentionMs };
-  const screenshot = createScreenshotQueue(settings);
-  screenshot.on('error', (error) => logger.warn({ err: error.message }, 'screenshot queue problem'));
-  const screenshotEvents = createQueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix: config.redis.prefix });
-  screenshotEvents.on('error', () => undefined);
-  const store = await createBlobStore(config.storage);
-
-  const allQueues: Queue[] = [screenshot as unknown as Queue];
-  const deps: GatewayDeps = {
-    config,
-    logger,
-    metrics,
-    redis,
-    queues: { screenshot },
-    events: { screenshot: screenshotEvents },
-    allQueues,
-    store,
-    startedAt: Date.now(),
-    version: VERSION,
-  };
-  const app = createApp(deps);
+  const built = await buildGatewayDeps(config, { logger, metrics, version: VERSION });
+  const { deps } = built;
+  const app = createApp(deps, { guard: createAuthGuard(deps) });
   const server = await new Promise<Server>((resolve, reject) => {
     const done = (error?: Error) => (error ? reject(error) : resolve(listening));
     const listening = config.http.host ? app.listen(config.http.port, config.http.host, done) : app.listen(config.http.port, done);
@@ -50,7 +25,7 @@ export async function startGateway(config: Config, logger: Logger, metrics: Metr
   // Long-polls hold requests up to 60 s; keep idle keep-alive sockets shorter than proxies expect.
   server.keepAliveTimeout = 65_000;
   const address = server.address();
-  logger.info({ address, mode: config.mode, storage: store.driver }, 'gateway listening');
+  logger.info({ address, mode: config.mode, storage: deps.store.driver }, 'gateway listening');
 
   return {
     server,
@@ -60,10 +35,7 @@ export async function startGateway(config: Config, logger: Logger, metrics: Metr
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      await screenshotEvents.close().catch(() => undefined);
-      await screenshot.close().catch(() => undefined);
-      redis.disconnect();
-      eventsConnection.disconnect();
+      await built.close();
     },
   };
 }

@@ -78,6 +78,13 @@ describe('screenshot request validation', () => {
     expect(job?.data.request).not.toHaveProperty('something_else');
   });
 
+  it('treats null fields as not given and accepts jpg as jpeg (existing SDKs send both)', async () => {
+    const response = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com', format: 'jpg', device: null, hide_selectors: null });
+    expect(response.status).toBe(202);
+    const job = await gw.deps.queues.screenshot.getJob(String(response.json.job_id));
+    expect(job?.data.request).toMatchObject({ format: 'jpeg', device: 'desktop', hide_selectors: [] });
+  });
+
   it('GET needs a job_id and 404s an unknown one', async () => {
     const missing = await getJson(`${gw.origin}/v1/screenshots`);
     expect(missing.status).toBe(400);

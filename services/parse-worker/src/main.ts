@@ -2,13 +2,15 @@ import type { Job, Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { AppError, QUEUES, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
 import { createRedis, createWorker, jobDeadline, toJobFailure } from '@sitelens/queue';
-import { createMetrics, type Logger, type Metrics } from '@sitelens/telemetry';
+import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 
 /** One kind of work on the parse queue. Handlers are registered by job name. */
 export type ParseJobHandler = (job: Job<ParseQueuePayload, unknown, ParseQueueJobName>, logger: Logger) => Promise<unknown>;
 
 export interface RunningParseWorker {
   worker: Worker;
+  /** Probes and metrics listener (WORKER_HTTP_ADDR); absent with ROLE=all. */
+  ops?: OpsServer;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function startParseWorker(
         return result;
       } catch (error) {
         metrics.jobs.inc({ queue: QUEUES.parse, name: job.name, outcome: 'failed' });
+        metrics.jobDuration.observe({ queue: QUEUES.parse, name: job.name, outcome: 'failed' }, (Date.now() - started) / 1000);
         throw toJobFailure(error);
       }
     },
@@ -46,13 +49,24 @@ export async function startParseWorker(
     { concurrency: config.llm.concurrency },
   );
   worker.on('error', (error) => logger.warn({ err: error.message }, 'parse worker problem'));
+  const ops = config.workerHttp
+    ? await startOpsServer({
+        address: config.workerHttp,
+        registry: metrics.registry,
+        logger,
+        readiness: { redis: () => connection.status === 'ready', worker: () => worker.isRunning() },
+      })
+    : undefined;
   logger.info('parse worker started');
   return {
     worker: worker as unknown as Worker,
+    ops,
     async close() {
       await Promise.race([worker.close(), new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs))]);
       await worker.close(true).catch(() => undefined);
       connection.disconnect();
+      // Last, so probes keep answering while jobs drain.
+      await ops?.close();
     },
   };
 }

@@ -8,13 +8,22 @@ import { parseInput } from './validation';
 /** Middleware that runs before a route's handler (auth, rate limits); hosted mode fills it. */
 export type RouteGuard = (route: AnyRoute) => RequestHandler[];
 
+/**
+ * Existing clients (the Supacrawler Python SDK among them) send unset fields as JSON null; a
+ * top-level null means "not given", so the field's default applies.
+ */
+function withoutNulls(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
+}
+
 export function mountRoute(app: Express, route: AnyRoute, deps: GatewayDeps, guard: RouteGuard): void {
   const handler = async (req: Request, res: Response, next: NextFunction) => {
     try {
       if (route.body && req.body === undefined) {
         throw new BadRequest('The request body must be JSON (Content-Type: application/json)');
       }
-      const body = route.body ? parseInput(route.body, req.body, 'body') : undefined;
+      const body = route.body ? parseInput(route.body, withoutNulls(req.body), 'body') : undefined;
       const query = route.query ? parseInput(route.query, req.query, 'query') : undefined;
       const params = route.params ? parseInput(route.params, req.params, 'path') : undefined;
       const log = deps.logger.child({ reqId: res.locals.requestId as string });

@@ -1,7 +1,10 @@
 import type { AnyRoute } from '../http/route';
+import { docsAssetsGet } from './docs-assets.get';
+import { docsGet } from './docs.get';
 import { filesGet } from './files.get';
 import { healthGet } from './health.get';
 import { jobsGet } from './jobs.get';
+import { metricsGet } from './metrics.get';
 import { openapiGet } from './openapi.get';
 import { screenshotsCreate } from './screenshots.create';
 import { screenshotsGet } from './screenshots.get';
@@ -16,5 +19,6 @@ export const API_ROUTES: readonly AnyRoute[] = [
 ];
 
 export function allRoutes(): AnyRoute[] {
-  return [...API_ROUTES, openapiGet(API_ROUTES)];
+  // Operator routes, outside the API document: metrics and the reference page itself.
+  return [...API_ROUTES, openapiGet(API_ROUTES), docsGet, docsAssetsGet, metricsGet];
 }

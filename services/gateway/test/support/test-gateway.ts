@@ -2,14 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Server } from 'node:http';
-import type { Queue } from 'bullmq';
 import { loadConfig, type Config, type Env } from '@sitelens/config';
-import { QUEUES } from '@sitelens/contracts';
-import { createQueueEvents, createRedis, createScreenshotQueue } from '@sitelens/queue';
 import { FsBlobStore, type BlobStore } from '@sitelens/storage';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
 import { createApp } from '../../src/app';
-import type { GatewayDeps } from '../../src/deps';
+import { createAuthGuard, type AuthGuardOptions } from '../../src/auth/guard';
+import { buildGatewayDeps, type GatewayDeps } from '../../src/deps';
 import { testRedisUrl, uniquePrefix } from '../../../../test/support/env';
 
 export interface TestGateway {
@@ -21,32 +19,18 @@ export interface TestGateway {
 }
 
 /** A real gateway app on a free port, with real Redis (unique prefix) and an fs store in a temp dir. */
-export async function startTestGateway(env: Env = {}, store?: BlobStore): Promise<TestGateway> {
+/** In hosted mode (`MODE: 'hosted'` in env) the app gets the real auth guard; `auth` tunes it. */
+export async function startTestGateway(env: Env = {}, store?: BlobStore, auth: AuthGuardOptions = {}): Promise<TestGateway> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelens-gw-'));
   const config = loadConfig({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: uniquePrefix('gw'), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const logger = createLogger({ level: 'silent', service: 'gateway-test' });
-  const redis = createRedis(config.redis.url, 'client');
-  redis.on('error', () => undefined);
-  await new Promise<void>((resolve) => (redis.status === 'ready' ? resolve() : redis.once('ready', () => resolve())));
-  const eventsConnection = createRedis(config.redis.url, 'worker');
-  const settings = { connection: redis, prefix: config.redis.prefix, retentionMs: config.jobRetentionMs };
-  const screenshot = createScreenshotQueue(settings);
-  const events = createQueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix: config.redis.prefix });
-  await events.waitUntilReady();
   const blobStore = store ?? new FsBlobStore(path.join(dataDir, 'blobs'), 'test-secret');
-  const deps: GatewayDeps = {
-    config,
-    logger,
-    metrics: createMetrics({ service: 'gateway-test', collectDefaults: false }),
-    redis,
-    queues: { screenshot },
-    events: { screenshot: events },
-    allQueues: [screenshot as unknown as Queue],
-    store: blobStore,
-    startedAt: Date.now(),
-    version: 'test',
-  };
-  const app = createApp(deps);
+  const metrics = createMetrics({ service: 'gateway-test', collectDefaults: false });
+  const built = await buildGatewayDeps(config, { logger, metrics, version: 'test', store: blobStore });
+  const { deps } = built;
+  await new Promise<void>((resolve) => (deps.redis.status === 'ready' ? resolve() : deps.redis.once('ready', () => resolve())));
+  await Promise.all(Object.values(deps.events).map((stream) => stream?.waitUntilReady()));
+  const app = createApp(deps, { guard: createAuthGuard(deps, auth) });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -60,11 +44,8 @@ export async function startTestGateway(env: Env = {}, store?: BlobStore): Promis
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await events.close();
-      await screenshot.obliterate({ force: true }).catch(() => undefined);
-      await screenshot.close();
-      redis.disconnect();
-      eventsConnection.disconnect();
+      for (const queue of Object.values(deps.queues)) await queue.obliterate({ force: true }).catch(() => undefined);
+      await built.close();
     },
   };
 }

@@ -1,0 +1,111 @@
+'use strict';
+/**
+ * Shared pieces of the benchmarks: a private redis-server, service processes started the way
+ * production starts them (`scripts/serve.js`), a local page server, and figures.
+ */
+const { spawn } = require('node:child_process');
+const http = require('node:http');
+const net = require('node:net');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '../..');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(check, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not come up`);
+}
+
+async function startRedis() {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-redis-'));
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  await waitFor(
+    () =>
+      new Promise((resolve) => {
+        const socket = net.connect({ port, host: '127.0.0.1' }, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      }),
+    10_000,
+    'redis-server',
+  );
+  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+function startService(env) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.js')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return {
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Resident set size of one process, in MiB, from /proc. */
+function rssMiB(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+function startPageServer(html) {
+  return new Promise((resolve) => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(html);
+    });
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() }));
+  });
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Runs `task` `total` times with `concurrency` in flight; returns per-task ms and wall time. */
+async function runPool(total, concurrency, task) {
+  const durations = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const index = next++;
+        const t0 = performance.now();
+        await task(index);
+        durations.push(performance.now() - t0);
+      }
+    }),
+  );
+  return { durations, wallMs: performance.now() - started };
+}
+
+module.exports = { ROOT, freePort, waitFor, startRedis, startService, rssMiB, startPageServer, percentile, runPool };

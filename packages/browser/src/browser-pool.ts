@@ -1,0 +1,301 @@
+import type { BrowserContext } from 'puppeteer-core';
+import { AppError, TimeoutError, Unavailable, isAppError } from '@sitelens/contracts';
+import type { Config } from '@sitelens/config';
+import type { Logger, Metrics } from '@sitelens/telemetry';
+import { Adblocker } from './adblock';
+import { CHROMIUM_CANDIDATES, findChromium, launchChromium, removeDir, type LaunchedChromium } from './chromium';
+import { SlotQueue } from './slot-queue';
+import { bounded, rejectOnAbort } from './timing';
+
+export type BrowserPoolConfig = Pick<Config['browser'], 'executablePath' | 'concurrency' | 'recycleAfter'> &
+  Partial<Pick<Config['browser'], 'adblockListUrls'>>;
+
+export interface BrowserPoolDeps {
+  logger: Logger;
+  metrics?: Pick<Metrics, 'browserPages' | 'browserLaunches'>;
+  /** Extra Chromium flags (tests map host names with `--host-resolver-rules`). */
+  extraArgs?: readonly string[];
+  /** Executables tried when the config names none. */
+  candidates?: readonly string[];
+  /** How often the ad-block lists are fetched again while the pool lives (default daily). */
+  adblockRefreshMs?: number;
+}
+
+/** What a job gets: its own incognito context and a signal that fires when it must stop. */
+export interface BrowserJob {
+  context: BrowserContext;
+  /** Aborts on the job's timeout, the caller's abort, a browser crash or a forced shutdown. */
+  signal: AbortSignal;
+  /** The browser's own user agent, without the "Headless" marker. */
+  userAgent: string;
+  /** The pool's ad blocker (built once, on first use). */
+  adblocker(): Promise<Adblocker>;
+}
+
+export interface WithContextOptions {
+  signal?: AbortSignal;
+  /** Bound on the job once it holds a slot (browser start included). */
+  timeoutMs: number;
+}
+
+export interface BrowserPoolStats {
+  inUse: number;
+  waiting: number;
+  launches: number;
+  /** Chromium's process id, when one is running. */
+  pid: number | undefined;
+  contextsSinceLaunch: number;
+}
+
+/** One launched Chromium and the contexts opened on it. */
+interface Generation {
+  chromium: LaunchedChromium;
+  active: number;
+  created: number;
+  retiring: boolean;
+  crashed: boolean;
+  closing: boolean;
+  /** Aborts when this Chromium goes away unexpectedly. */
+  lost: AbortController;
+  idle: Array<() => void>;
+}
+
+const CLOSE_CONTEXT_TIMEOUT_MS = 5_000;
+const CLOSE_BROWSER_TIMEOUT_MS = 5_000;
+
+function cancelled(reason: unknown): AppError {
+  if (isAppError(reason)) return reason;
+  return new AppError('UNAVAILABLE', 'The job was cancelled', { retryable: true, cause: reason });
+}
+
+/**
+ * One warm Chromium shared by all jobs of a process. Concurrency is capped by slots handed out
+ * first-come first-served; each job gets a fresh incognito context that is closed when it ends. The
+ * browser is relaunched when it dies (the job that was running fails as retryable) and recycled,
+ * after its in-flight contexts finish, once it has served `recycleAfter` contexts.
+ */
+export class BrowserPool {
+  private readonly slots: SlotQueue;
+  private current: Generation | undefined;
+  private replacing: Promise<void> | undefined;
+  private launches = 0;
+  private active = 0;
+  private readonly idleWaiters: Array<() => void> = [];
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private adblock: Promise<Adblocker> | undefined;
+  private adblockTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly config: BrowserPoolConfig,
+    private readonly deps: BrowserPoolDeps,
+  ) {
+    this.slots = new SlotQueue(config.concurrency);
+  }
+
+  /** Launches the browser and builds the ad blocker now (otherwise the first jobs do). */
+  async start(): Promise<void> {
+    await Promise.all([this.ensureBrowser(), this.adblocker()]);
+  }
+
+  stats(): BrowserPoolStats {
+    return {
+      inUse: this.slots.inUse,
+      waiting: this.slots.waiting,
+      launches: this.launches,
+      pid: this.current?.chromium.browser.process()?.pid,
+      contextsSinceLaunch: this.current?.created ?? 0,
+    };
+  }
+
+  /** The ad blocker, built from the bundled list on first call; configured lists are fetched in the background. */
+  adblocker(): Promise<Adblocker> {
+    this.adblock ??= Adblocker.load({ listUrls: this.config.adblockListUrls, logger: this.deps.logger }).then((blocker) => {
+      if ((this.config.adblockListUrls ?? []).length > 0 && !this.closed) {
+        void blocker.refresh();
+        this.adblockTimer = setInterval(() => void blocker.refresh(), this.deps.adblockRefreshMs ?? 24 * 3600_000);
+        this.adblockTimer.unref();
+      }
+      return blocker;
+    });
+    return this.adblock;
+  }
+
+  /** Runs `fn` with a fresh incognito context, within a slot and the timeout; the context is always closed. */
+  async withContext<T>(fn: (job: BrowserJob) => Promise<T>, options: WithContextOptions): Promise<T> {
+    if (this.closed) throw new Unavailable('The browser pool is shut down');
+    try {
+      await this.slots.acquire(options.signal);
+    } catch (error) {
+      throw cancelled(error);
+    }
+    this.active += 1;
+    const job = new AbortController();
+    const onCallerAbort = () => job.abort(cancelled(options.signal?.reason));
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const timer = setTimeout(
+      () => job.abort(new TimeoutError(`The job did not finish within ${Math.round(options.timeoutMs / 100) / 10} s`)),
+      options.timeoutMs,
+    );
+    let generation: Generation | undefined;
+    let context: BrowserContext | undefined;
+    let onLost: (() => void) | undefined;
+    try {
+      if (options.signal?.aborted) throw cancelled(options.signal.reason);
+      const entering = this.enter();
+      generation = await Promise.race([entering, rejectOnAbort(job.signal)]).catch((error: unknown) => {
+        entering.then((late) => this.leave(late), () => undefined); // the job gave up first
+        throw error;
+      });
+      const lost = generation.lost.signal;
+      onLost = () => job.abort(new Unavailable('Chromium stopped while the job was running'));
+      if (lost.aborted) onLost();
+      else lost.addEventListener('abort', onLost, { once: true });
+      const browser = generation.chromium.browser;
+      const creating = browser.createBrowserContext();
+      context = await Promise.race([creating, rejectOnAbort(job.signal)]).catch((error: unknown) => {
+        creating.then((late) => late.close(), () => undefined).catch(() => undefined);
+        throw error;
+      });
+      const running = fn({ context, signal: job.signal, userAgent: generation.chromium.userAgent, adblocker: () => this.adblocker() });
+      running.catch(() => undefined); // it may settle after the race is decided
+      return await Promise.race([running, rejectOnAbort(job.signal)]);
+    } catch (error) {
+      // Whatever the job saw (a navigation error, a closed target), the browser going away is the cause.
+      if (generation && (generation.crashed || !generation.chromium.browser.connected)) {
+        throw new Unavailable('Chromium stopped while the job was running', { cause: error });
+      }
+      if (generation?.closing) throw new Unavailable('The browser pool shut down while the job was running', { cause: error });
+      if (job.signal.aborted) throw job.signal.reason;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCallerAbort);
+      if (generation && onLost) generation.lost.signal.removeEventListener('abort', onLost);
+      job.abort(new AppError('INTERNAL', 'The job has ended'));
+      if (context) await bounded(context.close().catch(() => undefined), CLOSE_CONTEXT_TIMEOUT_MS);
+      if (generation) this.leave(generation);
+      this.slots.release();
+      this.active -= 1;
+      if (this.active === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    }
+  }
+
+  /**
+   * Stops taking jobs, lets running ones finish for up to `drainMs`, then closes Chromium (jobs still
+   * running fail as retryable) and removes its profile directory.
+   */
+  close(options: { drainMs?: number } = {}): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      if (this.adblockTimer) clearInterval(this.adblockTimer);
+      this.slots.rejectAll(new Unavailable('The browser pool is shut down'));
+      if (this.active > 0) {
+        await bounded(new Promise<void>((resolve) => this.idleWaiters.push(resolve)), options.drainMs ?? 10_000);
+      }
+      // Past the drain, Chromium goes: jobs still on it fail as retryable, a pending recycle unblocks.
+      const generation = this.current;
+      this.current = undefined;
+      if (generation) await this.retire(generation);
+      await this.replacing?.catch(() => undefined);
+    })();
+    return this.closing;
+  }
+
+  /** Takes a context's place on a healthy, non-retiring browser, launching or recycling as needed. */
+  private async enter(): Promise<Generation> {
+    for (;;) {
+      if (this.closed) throw new Unavailable('The browser pool is shut down');
+      const generation = this.current;
+      if (generation && !generation.retiring && generation.chromium.browser.connected) {
+        generation.active += 1;
+        generation.created += 1;
+        if (generation.created >= this.config.recycleAfter) generation.retiring = true;
+        this.deps.metrics?.browserPages.inc();
+        return generation;
+      }
+      await this.ensureBrowser();
+    }
+  }
+
+  private leave(generation: Generation): void {
+    generation.active -= 1;
+    this.deps.metrics?.browserPages.dec();
+    if (generation.active === 0) for (const wake of generation.idle.splice(0)) wake();
+  }
+
+  /** Single flight: every caller waits for the same launch. */
+  private ensureBrowser(): Promise<void> {
+    const healthy = this.current && !this.current.retiring && this.current.chromium.browser.connected;
+    if (healthy) return Promise.resolve();
+    this.replacing ??= this.replace().finally(() => {
+      this.replacing = undefined;
+    });
+    return this.replacing;
+  }
+
+  private async replace(): Promise<void> {
+    const old = this.current;
+    let reason = 'start';
+    if (old) {
+      old.retiring = true;
+      const dead = old.crashed || !old.chromium.browser.connected;
+      reason = dead ? 'crash' : 'recycle';
+      // A recycle lets in-flight jobs finish first; their own timeouts bound the wait.
+      if (!dead && old.active > 0) await new Promise<void>((resolve) => old.idle.push(resolve));
+      if (this.current === old) this.current = undefined;
+      await this.retire(old);
+    }
+    if (this.closed) throw new Unavailable('The browser pool is shut down');
+    const executablePath = await findChromium(this.config.executablePath, this.deps.candidates ?? CHROMIUM_CANDIDATES);
+    const chromium = await launchChromium({ executablePath, extraArgs: this.deps.extraArgs });
+    const generation: Generation = {
+      chromium,
+      active: 0,
+      created: 0,
+      retiring: false,
+      crashed: false,
+      closing: false,
+      lost: new AbortController(),
+      idle: [],
+    };
+    chromium.browser.on('disconnected', () => this.onDisconnected(generation));
+    this.launches += 1;
+    this.deps.metrics?.browserLaunches.inc({ reason });
+    const pid = chromium.browser.process()?.pid;
+    this.deps.logger.info({ pid, reason, launches: this.launches }, 'chromium launched');
+    if (this.closed) {
+      await this.retire(generation);
+      throw new Unavailable('The browser pool is shut down');
+    }
+    this.current = generation;
+  }
+
+  private onDisconnected(generation: Generation): void {
+    if (generation.closing) return;
+    generation.crashed = true;
+    generation.retiring = true;
+    generation.lost.abort();
+    this.deps.logger.warn({ activeContexts: generation.active }, 'chromium disconnected; relaunching');
+    void removeDir(generation.chromium.userDataDir);
+    // Relaunch at once so the next job finds a warm browser; a failure here is retried by that job.
+    if (!this.closed && this.current === generation) {
+      this.ensureBrowser().catch((error: unknown) =>
+        this.deps.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'chromium relaunch failed'),
+      );
+    }
+  }
+
+  private async retire(generation: Generation): Promise<void> {
+    generation.closing = true;
+    const { browser, userDataDir } = generation.chromium;
+    const child = browser.process();
+    await bounded(browser.close().catch(() => undefined), CLOSE_BROWSER_TIMEOUT_MS);
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await bounded(exited, 2_000);
+    }
+    await removeDir(userDataDir);
+  }
+}

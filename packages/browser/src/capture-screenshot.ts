@@ -1,0 +1,136 @@
+import { imageSize } from 'image-size';
+import type { Page, ScreenshotClip } from 'puppeteer-core';
+import {
+  TimeoutError,
+  resolveDevice,
+  type ImageFormat,
+  type ScreenshotCreateRequest,
+  type ScreenshotMetadata,
+} from '@sitelens/contracts';
+import type { Logger } from '@sitelens/telemetry';
+import type { BrowserJob, BrowserPool } from './browser-pool';
+import { fullPageCap, fullPageClip, pageGeometry, scrollThrough } from './full-page';
+import { isPuppeteerTimeout, navigate } from './navigate';
+import { assertValidSelectors, dismissDialogs, emulateDevice, hideSelectors, retryAfterRedirect } from './page-setup';
+import { installRequestFilter, type UrlGuard } from './request-filter';
+import { sleep } from './timing';
+
+export const DEFAULT_QUALITY = 85;
+export const CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+
+/** Time the lazy-load scroll pass may take, and the wait for what it triggered to load. */
+const SCROLL_BUDGET_MS = 6_000;
+const SETTLE_AFTER_SCROLL_MS = 2_000;
+/** Headroom for page set-up, hiding, encoding and closing, beyond the request's own timeout and delay. */
+const CAPTURE_MARGIN_MS = 10_000;
+
+export interface CaptureOptions {
+  signal?: AbortSignal;
+  /** Full-page height cap in CSS pixels (config `browser.fullPageMaxHeight`). */
+  fullPageMaxHeight: number;
+  logger: Logger;
+  /** Checks every URL the page requests; a refusal aborts that request. */
+  urlGuard?: UrlGuard;
+}
+
+export interface Screenshot {
+  image: Buffer;
+  contentType: string;
+  metadata: ScreenshotMetadata;
+}
+
+/**
+ * Longest a screenshot job may hold a browser slot: the request's timeout (navigation and
+ * wait_for_selector share it), its delay, the scroll pass for full pages and a margin for capture.
+ */
+export function screenshotBudgetMs(request: Pick<ScreenshotCreateRequest, 'timeout' | 'delay' | 'full_page'>): number {
+  const scroll = request.full_page ? SCROLL_BUDGET_MS + SETTLE_AFTER_SCROLL_MS : 0;
+  return request.timeout * 1000 + request.delay * 1000 + scroll + CAPTURE_MARGIN_MS;
+}
+
+/** Loads the page as the request describes it and captures it. */
+export function captureScreenshot(pool: BrowserPool, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
+  return pool.withContext((job) => capture(job, request, options), {
+    signal: options.signal,
+    timeoutMs: screenshotBudgetMs(request),
+  });
+}
+
+async function capture(job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
+  const device = resolveDevice(request.device, request.width, request.height);
+  const timeoutMs = request.timeout * 1000;
+  const page = await job.context.newPage();
+  page.setDefaultTimeout(timeoutMs);
+  dismissDialogs(page);
+
+  await assertValidSelectors(page, 'hide_selectors', request.hide_selectors);
+  if (request.wait_for_selector) await assertValidSelectors(page, 'wait_for_selector', [request.wait_for_selector]);
+  // Our own style injection (hiding, ad cosmetics) must work on pages with a strict CSP.
+  await page.setBypassCSP(true);
+  await emulateDevice(page, device, { userAgent: job.userAgent, darkMode: request.dark_mode });
+  const adblocker = request.block_ads ? await job.adblocker() : undefined;
+  const filter = await installRequestFilter(page, { urlGuard: options.urlGuard });
+  if (adblocker) await adblocker.enable(page);
+
+  const navigationStarted = performance.now();
+  const { loadTimeMs } = await navigate(page, request.url, { waitUntil: request.wait_until, timeoutMs, filter });
+
+  if (request.wait_for_selector) {
+    const remaining = Math.max(500, timeoutMs - (performance.now() - navigationStarted));
+    await waitForSelector(page, request.wait_for_selector, remaining, request.timeout);
+  }
+  await sleep(request.delay * 1000, job.signal);
+
+  let clip: ScreenshotClip | undefined;
+  let truncated = false;
+  const maxHeight = fullPageCap(options.fullPageMaxHeight, request.format, device.deviceScaleFactor);
+  if (request.full_page) {
+    await retryAfterRedirect(page, () => scrollThrough(page, { maxHeight, budgetMs: SCROLL_BUDGET_MS }));
+    await page.waitForNetworkIdle({ idleTime: 250, concurrency: 2, timeout: SETTLE_AFTER_SCROLL_MS }).catch(() => undefined);
+  }
+  // Last steps in the document that will be captured (a late client-side redirect replaces it).
+  await retryAfterRedirect(page, async () => {
+    await hideSelectors(page, request.hide_selectors);
+    if (adblocker) await adblocker.hideAds(page);
+  });
+  if (request.full_page) {
+    const geometry = await retryAfterRedirect(page, () => pageGeometry(page));
+    ({ clip, truncated } = fullPageClip(geometry, device.width, maxHeight));
+  }
+
+  const image = Buffer.from(
+    await page.screenshot({
+      type: request.format,
+      quality: request.format === 'png' ? undefined : (request.quality ?? DEFAULT_QUALITY),
+      ...(clip ? { clip, captureBeyondViewport: true } : { captureBeyondViewport: false }),
+    }),
+  );
+  const size = imageSize(image);
+  options.logger.debug({ width: size.width, height: size.height, bytes: image.length, truncated }, 'screenshot captured');
+  return {
+    image,
+    contentType: CONTENT_TYPES[request.format],
+    metadata: {
+      width: size.width,
+      height: size.height,
+      format: request.format,
+      file_size: image.length,
+      load_time: loadTimeMs,
+      device: request.device,
+      full_page: request.full_page,
+      truncated,
+      max_height: maxHeight,
+    },
+  };
+}
+
+async function waitForSelector(page: Page, selector: string, timeoutMs: number, requestTimeoutSeconds: number): Promise<void> {
+  try {
+    await page.waitForSelector(selector, { timeout: timeoutMs });
+  } catch (error) {
+    if (isPuppeteerTimeout(error)) {
+      throw new TimeoutError(`wait_for_selector: no element matched "${selector}" within the ${requestTimeoutSeconds} s timeout`);
+    }
+    throw error;
+  }
+}

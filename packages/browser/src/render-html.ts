@@ -1,0 +1,59 @@
+import type { ResourceType } from 'puppeteer-core';
+import type { BrowserPool } from './browser-pool';
+import { navigate } from './navigate';
+import { dismissDialogs } from './page-setup';
+import { installRequestFilter, type UrlGuard } from './request-filter';
+
+export interface RenderOptions {
+  /** Bound on loading the page; rendering stops waiting for the network within it. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  urlGuard?: UrlGuard;
+}
+
+export interface RenderedPage {
+  /** The DOM serialized after scripts ran. */
+  html: string;
+  /** HTTP status of the final document response (0 when there was none, e.g. a client-side-only page). */
+  status: number;
+  /** The URL after redirects and client-side navigation. */
+  finalUrl: string;
+}
+
+/** What the web package's scraper calls for pages that only render with JavaScript. */
+export type HtmlRenderer = (url: string, options: RenderOptions) => Promise<RenderedPage>;
+
+/** Pixels are not needed to read a page: skipping them makes rendering faster and lighter. */
+const SKIPPED_TYPES: readonly ResourceType[] = ['image', 'media', 'font'];
+/** After `load`, how long to give scripts' own requests (XHR/fetch) to settle. */
+const SETTLE_MS = 5_000;
+const CLOSE_MARGIN_MS = 5_000;
+
+/**
+ * Loads `url` in a fresh context, lets its scripts run until the network settles (bounded), and
+ * returns the rendered DOM. Navigation failures carry the same codes as screenshots.
+ */
+export function renderHtml(pool: BrowserPool, url: string, options: RenderOptions): Promise<RenderedPage> {
+  return pool.withContext(
+    async ({ context, userAgent }) => {
+      const page = await context.newPage();
+      page.setDefaultTimeout(options.timeoutMs);
+      dismissDialogs(page);
+      await page.setUserAgent(userAgent);
+      const filter = await installRequestFilter(page, { urlGuard: options.urlGuard, skipTypes: SKIPPED_TYPES });
+      const started = performance.now();
+      const { response } = await navigate(page, url, { waitUntil: 'load', timeoutMs: options.timeoutMs, filter });
+      const left = options.timeoutMs - (performance.now() - started);
+      if (left > 0) {
+        await page.waitForNetworkIdle({ idleTime: 500, concurrency: 0, timeout: Math.min(SETTLE_MS, left) }).catch(() => undefined);
+      }
+      return { html: await page.content(), status: response?.status() ?? 0, finalUrl: page.url() };
+    },
+    { signal: options.signal, timeoutMs: options.timeoutMs + SETTLE_MS + CLOSE_MARGIN_MS },
+  );
+}
+
+/** Binds `renderHtml` to a pool, in the shape the web package takes. */
+export function createHtmlRenderer(pool: BrowserPool): HtmlRenderer {
+  return (url, options) => renderHtml(pool, url, options);
+}

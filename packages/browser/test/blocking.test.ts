@@ -1,0 +1,127 @@
+import { UrlBlocked } from '@sitelens/contracts';
+import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { captureScreenshot, renderHtml, type BrowserPool, type UrlGuard } from '../src';
+import { decodePng, failure, FIXTURES, near, request, silentLogger, testPool } from './support/helpers';
+
+const WHITE: [number, number, number] = [255, 255, 255];
+const RED: [number, number, number] = [255, 0, 0];
+const ORANGE: [number, number, number] = [255, 128, 0];
+/** A real ad-network host name, answered by the fixture site through Chromium's resolver rules. */
+const AD_HOST = 'securepubads.g.doubleclick.net';
+const small = { device: 'custom', width: 800, height: 600 } as const;
+
+/** Requests the fixture saw, less the favicon Chromium may or may not ask for. */
+function pageHits(site: FixtureSite): string[] {
+  return site.hits.filter((hit) => hit !== '/favicon.ico');
+}
+
+describe('ad blocking and the URL guard in the browser', () => {
+  let site: FixtureSite;
+  let pool: BrowserPool;
+  const options = { fullPageMaxHeight: 16_384, logger: silentLogger };
+
+  beforeAll(async () => {
+    site = await startFixtureSite({ root: FIXTURES });
+    // An ad slot the list hides cosmetically (##.ad-slot) and a script from an ad network that paints a box.
+    site.route('/ads', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><html><body style="margin:0;background:#fff">
+        <div class="ad-slot" style="position:absolute;left:0;top:0;width:300px;height:250px;background:rgb(255,0,0)"></div>
+        <p style="position:absolute;left:0;top:300px">Article text</p>
+        <script src="http://${AD_HOST}:${site.port}/tag/js/box.js"></script>
+      </body></html>`);
+    });
+    site.route('/tag/js/box.js', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/javascript' });
+      res.end(
+        `document.body.insertAdjacentHTML('beforeend', '<div id="network-ad" style="position:absolute;left:400px;top:0;width:300px;height:250px;background:rgb(255,128,0)"></div>');`,
+      );
+    });
+    site.route('/styled', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><html><head><link rel="stylesheet" href="/private/red.css"></head><body style="margin:0"><p>Hello</p></body></html>');
+    });
+    site.route('/private/red.css', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/css' }).end('body { background: rgb(255, 0, 0) !important; }');
+    });
+    site.route('/private/page', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>secret</h1>');
+    });
+    site.route('/go-private', (_req, res) => {
+      res.writeHead(302, { location: '/private/page' }).end();
+    });
+    pool = testPool({ concurrency: 2 }, { extraArgs: [`--host-resolver-rules=MAP ${AD_HOST} 127.0.0.1`] });
+    await pool.start();
+  });
+
+  afterAll(async () => {
+    await pool.close();
+    await site.close();
+  });
+
+  /** Refuses any path under /private/, as the web package's rule refuses private addresses. */
+  const seen: string[] = [];
+  const guard: UrlGuard = async (url) => {
+    seen.push(url);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // guards are asynchronous (DNS lookups)
+    if (new URL(url).pathname.startsWith('/private/')) throw new UrlBlocked(`Blocked by test rule: ${new URL(url).pathname}`);
+  };
+
+  it('without block_ads, the ad slot and the ad network box are painted', async () => {
+    site.hits.length = 0;
+    const pixels = decodePng((await captureScreenshot(pool, request({ url: `${site.origin}/ads`, ...small }), options)).image);
+    expect(near(pixels.at(150, 125), RED)).toBe(true);
+    expect(near(pixels.at(550, 125), ORANGE)).toBe(true);
+    expect(site.hits).toContain('/tag/js/box.js');
+  });
+
+  it('with block_ads, the ad network request is never made and the ad slot is hidden', async () => {
+    site.hits.length = 0;
+    const shot = await captureScreenshot(pool, request({ url: `${site.origin}/ads`, block_ads: true, ...small }), options);
+    const pixels = decodePng(shot.image);
+    expect(near(pixels.at(150, 125), WHITE)).toBe(true);
+    expect(near(pixels.at(550, 125), WHITE)).toBe(true);
+    expect(site.hits).toContain('/ads');
+    expect(site.hits).not.toContain('/tag/js/box.js');
+  });
+
+  it('the guard sees every request and a refused subresource is not fetched', async () => {
+    seen.length = 0;
+    site.hits.length = 0;
+    const shot = await captureScreenshot(pool, request({ url: `${site.origin}/styled`, ...small }), { ...options, urlGuard: guard });
+    expect(near(decodePng(shot.image).at(500, 500), WHITE)).toBe(true);
+    expect(seen).toEqual(expect.arrayContaining([`${site.origin}/styled`, `${site.origin}/private/red.css`]));
+    expect(site.hits).not.toContain('/private/red.css');
+
+    const unguarded = await captureScreenshot(pool, request({ url: `${site.origin}/styled`, ...small }), options);
+    expect(near(decodePng(unguarded.image).at(500, 500), RED)).toBe(true);
+  });
+
+  it('a refused page fails with the guard error, and a redirect to a refused page too', async () => {
+    site.hits.length = 0;
+    const direct = await failure(captureScreenshot(pool, request({ url: `${site.origin}/private/page` }), { ...options, urlGuard: guard }));
+    expect(direct.code).toBe('URL_BLOCKED');
+    expect(direct.message).toBe('Blocked by test rule: /private/page');
+
+    const redirected = await failure(captureScreenshot(pool, request({ url: `${site.origin}/go-private` }), { ...options, urlGuard: guard }));
+    expect(redirected.code).toBe('URL_BLOCKED');
+    expect(redirected.message).toBe('Blocked by test rule: /private/page');
+    expect(pageHits(site)).toEqual(['/go-private']);
+  });
+
+  it('the guard and the ad blocker share interception: both decide on the same page', async () => {
+    seen.length = 0;
+    site.hits.length = 0;
+    const shot = await captureScreenshot(pool, request({ url: `${site.origin}/ads`, block_ads: true, ...small }), { ...options, urlGuard: guard });
+    const pixels = decodePng(shot.image);
+    expect(near(pixels.at(150, 125), WHITE)).toBe(true);
+    expect(near(pixels.at(550, 125), WHITE)).toBe(true);
+    expect(seen).toContain(`${site.origin}/ads`);
+    expect(pageHits(site)).toEqual(['/ads']);
+  });
+
+  it('renderHtml goes through the guard as well', async () => {
+    const error = await failure(renderHtml(pool, `${site.origin}/go-private`, { timeoutMs: 5_000, urlGuard: guard }));
+    expect(error.code).toBe('URL_BLOCKED');
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * Plans of hosted mode (spec section 8). The gateway counts requests against these; routes and
+ * workers read the per-request caps. A local instance applies none of them.
+ */
+export const PLAN_NAMES = ['free', 'pro', 'enterprise'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+export interface PlanLimits {
+  requestsPerMinute: number;
+  requestsPerDay: number;
+  /** Most pages one parse or crawl request may ask for (max_pages, link_limit). */
+  pagesPerRequest: number;
+  /** Whether streamed parse responses are available. */
+  streaming: boolean;
+}
+
+export type PlanTable = Readonly<Record<PlanName, PlanLimits>>;
+
+export const PLANS: PlanTable = {
+  free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false },
+  pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true },
+  enterprise: { requestsPerMinute: 1_000, requestsPerDay: 100_000, pagesPerRequest: 100, streaming: true },
+};
+
+export function isPlanName(value: string): value is PlanName {
+  return (PLAN_NAMES as readonly string[]).includes(value);
+}

@@ -1,0 +1,4 @@
+/** JSON output is the extracted data itself; the response serialises it. */
+export function toJson(data: unknown): unknown {
+  return data;
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { boundedInt, isAppError } from '@sitelens/contracts';
+import { compileUserSchema } from './user-schema';
+
+export const OUTPUT_FORMATS = ['json', 'csv', 'markdown'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** Spec sections 2.4 and 8. */
+export const PARSE_LIMITS = {
+  maxPromptLength: 10_000,
+  maxDepth: { min: 1, max: 3, default: 1 },
+  maxPages: { min: 1, max: 100, default: 10 },
+} as const;
+
+/**
+ * Body of `POST /v1/parse`. `output_format` stays `undefined` when the client leaves it out, so
+ * prompt words ("as CSV") can still pick the format; `analyzePrompt` applies the json default.
+ * A schema Ajv cannot compile is reported at `schema`, naming the problem.
+ */
+export const parseRequest = z.object({
+  prompt: z
+    .string({ error: 'is required and must be a string' })
+    .trim()
+    .min(1, 'is required')
+    .max(PARSE_LIMITS.maxPromptLength, `must be at most ${PARSE_LIMITS.maxPromptLength} characters`),
+  schema: z
+    .record(z.string(), z.unknown(), { error: 'must be a JSON schema object' })
+    .superRefine((schema, ctx) => {
+      try {
+        compileUserSchema(schema);
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        ctx.addIssue({ code: 'custom', message: error.message.replace(/^schema: /, '') });
+      }
+    })
+    .optional(),
+  output_format: z.enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` }).optional(),
+  stream: z.boolean({ error: 'must be a boolean' }).default(false),
+  max_depth: boundedInt(PARSE_LIMITS.maxDepth.min, PARSE_LIMITS.maxDepth.max).default(PARSE_LIMITS.maxDepth.default),
+  max_pages: boundedInt(PARSE_LIMITS.maxPages.min, PARSE_LIMITS.maxPages.max).default(PARSE_LIMITS.maxPages.default),
+  async: z.boolean({ error: 'must be a boolean' }).default(false),
+});
+
+export type ParseRequest = z.infer<typeof parseRequest>;

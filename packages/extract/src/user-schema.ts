@@ -1,0 +1,69 @@
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019';
+import { Ajv2020 } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { BadRequest } from '@sitelens/contracts';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface CompiledSchema {
+  schema: JsonSchema;
+  /** Ajv's validator; after a failed call, `validate.errors` holds the reasons. */
+  validate: ValidateFunction;
+  /** Human-readable summary of the last validation failure, paths rooted at `data`. */
+  describeErrors(errors: ErrorObject[] | null | undefined): string;
+}
+
+const AJV_OPTIONS: Options = {
+  // Unknown keywords and formats are tolerated (users paste schemas written for other tools),
+  // but the schema itself must still pass the meta-schema and compile.
+  strict: false,
+  allErrors: true,
+  logger: false,
+};
+
+function ajvFor(schema: JsonSchema): Ajv {
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : undefined;
+  let ajv: Ajv;
+  if (dialect === undefined || /draft-0[67]\/schema/.test(dialect)) ajv = new Ajv(AJV_OPTIONS);
+  else if (dialect.includes('2019-09')) ajv = new Ajv2019(AJV_OPTIONS);
+  else if (dialect.includes('2020-12')) ajv = new Ajv2020(AJV_OPTIONS);
+  else {
+    throw new BadRequest(
+      `schema: unsupported $schema "${dialect}"; use draft-07, 2019-09 or 2020-12 (or leave $schema out)`,
+    );
+  }
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Compiles a user-supplied JSON schema with Ajv (plus ajv-formats). Throws `BadRequest` naming the
+ * problem when the value is not an object, fails the meta-schema (`schema/properties/age/type must
+ * be ...`) or does not compile (bad regex, unresolvable `$ref`). Never fetches remote schemas.
+ */
+export function compileUserSchema(schema: unknown): CompiledSchema {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    throw new BadRequest('schema: must be a JSON schema object');
+  }
+  const json = schema as JsonSchema;
+  const ajv = ajvFor(json);
+
+  const valid = ajv.validateSchema(json);
+  if (valid !== true) {
+    const reasons = ajv.errorsText(ajv.errors, { dataVar: 'schema' });
+    throw new BadRequest(`schema: not a valid JSON schema: ${reasons}`);
+  }
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(json);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new BadRequest(`schema: not a valid JSON schema: ${reason}`);
+  }
+  return {
+    schema: json,
+    validate,
+    describeErrors: (errors) => ajv.errorsText(errors, { dataVar: 'data' }),
+  };
+}

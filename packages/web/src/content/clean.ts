@@ -1,0 +1,140 @@
+/**
+ * Pre-cleaning before main-content extraction: takes out page chrome (navigation, site header and
+ * footer, cookie banners, share widgets, newsletter boxes, comments, related links, ads, bylines,
+ * captions) so Readability scores only what is left. Rules look at tags, roles, aria labels and
+ * class/id words; an element holding the article itself (the main landmark, the longest article,
+ * the only h1) is never removed by a class/id guess.
+ */
+
+/** Never content. */
+const NOT_CONTENT = [
+  'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'svg', 'link', 'meta',
+  'button', 'input', 'select', 'textarea', 'label', 'dialog',
+  '[hidden]', '[aria-hidden="true"]', '[role="dialog"]', '[role="alertdialog"]', '[aria-modal="true"]',
+].join(', ');
+
+/** Chrome by its tag or landmark role. */
+const CHROME_LANDMARKS = [
+  'nav', 'aside', 'footer', 'figcaption',
+  '[role="navigation"]', '[role="contentinfo"]', '[role="complementary"]',
+  '[role="search"]', '[role="menu"]', '[role="menubar"]',
+].join(', ');
+
+/**
+ * chrome: never content; layout: chrome outside the article, but too generic to trust inside it
+ * ("section-header", "code-footer"); comments; byline: bylines and captions, which are short.
+ */
+type Kind = 'chrome' | 'layout' | 'comments' | 'byline';
+
+/** Whole words (after splitting class/id on spaces, - and _) that mark chrome. */
+const WORDS: Record<string, Kind> = {};
+const addWords = (kind: Kind, words: string) => words.split(' ').forEach((w) => (WORDS[w] = kind));
+addWords(
+  'chrome',
+  'cookie cookies consent gdpr ccpa cmp onetrust cookiebot ' +
+    'share shares sharing sharebar social sharethis addthis shareaholic ' +
+    'newsletter newsletters subscribe subscription subscriptions signup optin mailchimp ' +
+    'related recommended recommendations recirculation outbrain taboola popular trending ' +
+    'breadcrumb breadcrumbs pagination pager navbar topbar masthead sidebar skiplink ' +
+    'ad ads advert adverts advertisement adsbygoogle sponsor sponsored promo feedback',
+);
+addWords('layout', 'header footer menu banner widget widgets tags tagcloud');
+addWords('comments', 'comment comments commentlist disqus respond discussion replies');
+addWords('byline', 'byline author authors dateline timestamp postmeta entrymeta articlemeta caption credit credits');
+
+/** Words that mark chrome when a class/id starts with them (e.g. `cookieNotice`, `newsletterSignup`). */
+const PREFIXES = ['cookie', 'consent', 'newsletter', 'subscribe', 'advert', 'sponsor', 'breadcrumb', 'related', 'social', 'sharebutton'];
+
+const ARIA_CHROME = /\b(share|sharing|cookie|consent|newsletter|subscribe|related|comments|breadcrumb|advert|social|sponsored)/i;
+const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
+
+function classify(element: Element): Kind | null {
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.toLowerCase();
+  let found: Kind | null = null;
+  for (const token of names.split(/\s+/)) {
+    if (!token) continue;
+    const joined = token.replace(/[-_]/g, '');
+    const kind = WORDS[joined] ?? token.split(/[-_]+/).map((part) => WORDS[part]).find(Boolean);
+    const prefixed = PREFIXES.some((p) => joined.startsWith(p)) ? 'chrome' : undefined;
+    const match = kind ?? prefixed;
+    if (match === 'comments') return match;
+    found ??= match ?? null;
+  }
+  if (found) return found;
+  const aria = element.getAttribute('aria-label');
+  return aria && ARIA_CHROME.test(aria) ? 'chrome' : null;
+}
+
+function isCallout(element: Element): boolean {
+  return element.closest('main, article') !== null && CALLOUT.test(element.getAttribute('class') ?? '');
+}
+
+/**
+ * The elements that hold the article: the page's main landmark, its longest <article> (not every
+ * article: comments are often articles too), and its only h1.
+ */
+function contentAnchors(body: HTMLElement): Element[] {
+  const anchors: Element[] = [];
+  const main = body.querySelector('main, [role="main"], [itemprop="articleBody"]');
+  if (main) anchors.push(main);
+  let longest: Element | undefined;
+  let longestText = -1;
+  for (const article of Array.from(body.querySelectorAll('article'))) {
+    const length = (article.textContent ?? '').length;
+    if (length > longestText) [longest, longestText] = [article, length];
+  }
+  if (longest) anchors.push(longest);
+  const headings = body.querySelectorAll('h1');
+  if (headings.length === 1) anchors.push(headings[0]!);
+  return anchors;
+}
+
+function forgetName(element: Element): void {
+  element.removeAttribute('class');
+  element.removeAttribute('id');
+}
+
+function removeAll(root: ParentNode, selector: string, keep?: (el: Element) => boolean): void {
+  for (const element of Array.from(root.querySelectorAll(selector))) {
+    if (element.isConnected && !keep?.(element)) element.remove();
+  }
+}
+
+/** Removes page chrome from the document's body, in place. */
+export function removeChrome(document: Document): void {
+  const body = document.body;
+  if (!body) return;
+  removeAll(body, NOT_CONTENT);
+  removeAll(body, '[style]', (el) => !HIDDEN_STYLE.test(el.getAttribute('style') ?? ''));
+  // Landmarks go, except a note or callout inside the article, and a header that belongs to the
+  // article or carries its title.
+  removeAll(body, CHROME_LANDMARKS, (el) => el.tagName === 'ASIDE' && isCallout(el));
+  removeAll(body, 'header, [role="banner"]', (el) => el.closest('main, article') !== null || el.querySelector('h1') !== null);
+
+  const bodyText = (body.textContent ?? '').length || 1;
+  const anchors = contentAnchors(body);
+  const isProtected = (element: Element) => anchors.some((a) => a === element || element.contains(a));
+  for (const element of Array.from(body.querySelectorAll('[class], [id], [aria-label]'))) {
+    if (!element.isConnected) continue;
+    const kind = classify(element);
+    if (!kind) continue;
+    // Kept despite a chrome-like name: drop the name, or Readability's own "unlikely candidate"
+    // rule (header, footer, sidebar...) would throw the element away after all.
+    if (isProtected(element) || (kind === 'layout' && element.closest('main, article, [role="main"]') !== null)) {
+      forgetName(element);
+      continue;
+    }
+    const text = (element.textContent ?? '').length;
+    // A guessed wrapper ("has-sidebar", "post-with-ads") may hold the page's text; keep it then.
+    if ((kind === 'chrome' || kind === 'layout') && text > bodyText * 0.5) {
+      forgetName(element);
+      continue;
+    }
+    // Bylines and captions are short; a long block with such a name is probably content. A
+    // caption wrapper around an image keeps the image (its caption text is matched on its own).
+    if (kind === 'byline' && (text > 400 || element.querySelector('img, picture') !== null)) continue;
+    element.remove();
+  }
+  removeAll(body, '[rel="author"], [itemprop="author"]');
+}

@@ -1,0 +1,81 @@
+/**
+ * A light DOM (linkedom) for page processing. linkedom is typed with its own classes; the rest of
+ * this package works with the standard DOM types, so the cast happens here, once.
+ */
+import { parseHTML, HTMLElement as LinkedomElement } from 'linkedom';
+
+let tableRowsPatched = false;
+
+function tableRows(table: Element): Element[] {
+  const head: Element[] = [];
+  const body: Element[] = [];
+  const foot: Element[] = [];
+  for (const child of Array.from(table.children)) {
+    const tag = child.tagName;
+    if (tag === 'TR') body.push(child);
+    else if (tag === 'THEAD' || tag === 'TBODY' || tag === 'TFOOT') {
+      const rows = Array.from(child.children).filter((row) => row.tagName === 'TR');
+      (tag === 'THEAD' ? head : tag === 'TFOOT' ? foot : body).push(...rows);
+    }
+  }
+  return [...head, ...body, ...foot];
+}
+
+/**
+ * linkedom builds tables as plain elements without `rows`, which the GFM table rule needs. The
+ * getter follows the DOM standard (thead rows, body rows in order, tfoot rows), answers only for
+ * tables, and is installed on first use rather than on import.
+ */
+function ensureTableRows(): void {
+  if (tableRowsPatched) return;
+  tableRowsPatched = true;
+  const proto = (LinkedomElement as unknown as { prototype: object }).prototype;
+  if ('rows' in proto) return;
+  Object.defineProperty(proto, 'rows', {
+    configurable: true,
+    get(this: Element) {
+      return this.tagName === 'TABLE' ? tableRows(this) : undefined;
+    },
+  });
+}
+
+/** Parses a page (or a fragment) into a document with a head and a body. */
+export function parseDocument(html: string): Document {
+  ensureTableRows();
+  // linkedom builds a well-formed document only from a full one.
+  const source = /<html[\s>]/i.test(html)
+    ? html
+    : /<body[\s>]/i.test(html)
+      ? `<!DOCTYPE html><html>${html}</html>`
+      : `<!DOCTYPE html><html><head></head><body>${html}</body></html>`;
+  const { document } = parseHTML(source);
+  return document as unknown as Document;
+}
+
+/** The document's base URL: `<base href>` resolved against the page URL. */
+export function baseUrlOf(document: Document, pageUrl: string): string {
+  const href = document.querySelector('base[href]')?.getAttribute('href');
+  if (!href) return pageUrl;
+  try {
+    return new URL(href, pageUrl).href;
+  } catch {
+    return pageUrl;
+  }
+}
+
+/** An absolute http(s) URL for an attribute value, or undefined. */
+export function absoluteHttpUrl(value: string | null | undefined, base: string): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  try {
+    const url = new URL(text, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Collapsed visible text of a node. */
+export function textOf(node: Node | null | undefined): string {
+  return (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,116 @@
+/**
+ * The page's main content: Readability on the pre-cleaned document, falling back to the page's
+ * own main/article element (or the cleaned body) when Readability finds nothing or clearly too
+ * little. The result always starts with the page title as its h1.
+ */
+import { Readability } from '@mozilla/readability';
+import { absoluteHttpUrl, baseUrlOf, parseDocument, textOf } from './dom';
+import { removeChrome } from './clean';
+
+export interface MainContent {
+  /** The title shown as the content's h1. */
+  title: string;
+  /** The content root (detached from the document it came from). */
+  root: Element;
+  source: 'readability' | 'fallback';
+}
+
+const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
+
+/** Rewrites links and images to absolute URLs (linkedom has no baseURI for Readability to use). */
+function absolutize(document: Document, base: string): void {
+  for (const anchor of Array.from(document.querySelectorAll('a[href]'))) {
+    const href = anchor.getAttribute('href') ?? '';
+    if (href.startsWith('#')) continue;
+    const absolute = absoluteHttpUrl(href, base);
+    if (absolute) anchor.setAttribute('href', absolute);
+  }
+  for (const image of Array.from(document.querySelectorAll('img'))) {
+    const lazy = LAZY_SRC.map((name) => image.getAttribute(name)).find(Boolean);
+    const src = image.getAttribute('src');
+    const chosen = !src || src.startsWith('data:') ? (lazy ?? src) : src;
+    const absolute = absoluteHttpUrl(chosen, base);
+    if (absolute) image.setAttribute('src', absolute);
+    image.removeAttribute('srcset');
+  }
+}
+
+/** The page's own idea of its main content, if it marks one. */
+function semanticContainer(document: Document): Element | null {
+  const main = document.querySelector('main, [role="main"]');
+  if (main) return main;
+  const articles = Array.from(document.querySelectorAll('article'));
+  if (articles.length === 0) return null;
+  return articles.reduce((best, a) => ((a.textContent ?? '').length > (best.textContent ?? '').length ? a : best));
+}
+
+function pageHeading(document: Document): string {
+  const headings = Array.from(document.querySelectorAll('h1'))
+    .map((h) => textOf(h))
+    .filter(Boolean);
+  return headings.length === 1 ? headings[0]! : '';
+}
+
+const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** Makes the title the content's first heading, reusing a heading that already says it. */
+function ensureTitleHeading(root: Element, title: string): void {
+  if (!title) return;
+  const first = root.querySelector('h1, h2, h3');
+  if (first && normalise(textOf(first)) === normalise(title)) {
+    if (first.tagName === 'H1') return;
+    const h1 = root.ownerDocument.createElement('h1');
+    h1.textContent = textOf(first);
+    first.replaceWith(h1);
+    if (root.firstElementChild !== h1) root.insertBefore(h1, root.firstChild);
+    return;
+  }
+  for (const h1 of Array.from(root.querySelectorAll('h1'))) {
+    const h2 = root.ownerDocument.createElement('h2');
+    while (h1.firstChild) h2.appendChild(h1.firstChild);
+    h1.replaceWith(h2);
+  }
+  const heading = root.ownerDocument.createElement('h1');
+  heading.textContent = title;
+  root.insertBefore(heading, root.firstChild);
+}
+
+function fallbackContent(html: string, pageUrl: string): Element {
+  const document = parseDocument(html);
+  absolutize(document, baseUrlOf(document, pageUrl));
+  removeChrome(document);
+  const container = semanticContainer(document) ?? document.body;
+  const root = document.createElement('div');
+  for (const child of Array.from(container?.childNodes ?? [])) root.appendChild(child);
+  return root;
+}
+
+/**
+ * Extracts the main content of `html`. The document passed in is consumed (Readability changes
+ * it); pass a freshly parsed one.
+ */
+export function extractMainContent(document: Document, html: string, pageUrl: string, fallbackTitle: string): MainContent {
+  const heading = pageHeading(document);
+  absolutize(document, baseUrlOf(document, pageUrl));
+  removeChrome(document);
+  const container = semanticContainer(document);
+  const containerText = container ? textOf(container).length : 0;
+
+  const article = new Readability<Element>(document, {
+    charThreshold: 300,
+    keepClasses: false,
+    serializer: (node) => node as Element,
+  }).parse();
+  const articleText = article?.textContent ? article.textContent.replace(/\s+/g, ' ').trim().length : 0;
+  const title = heading || article?.title?.trim() || fallbackTitle;
+
+  // Readability picked a fragment of a page that marks its main content clearly: trust the page.
+  const tooLittle = articleText < 100 || (containerText > articleText * 2 && articleText < 1500);
+  if (article?.content && !tooLittle) {
+    ensureTitleHeading(article.content, title);
+    return { title, root: article.content, source: 'readability' };
+  }
+  const root = fallbackContent(html, pageUrl);
+  ensureTitleHeading(root, title);
+  return { title, root, source: 'fallback' };
+}

@@ -1,0 +1,61 @@
+/** What the web layer is given by its caller: no singletons, everything passed in. */
+import type { Logger } from '@sitelens/telemetry';
+import type { UrlCheckOptions } from './url-safety';
+import { createSafeFetcher, type SafeFetch, type SafeFetcherOptions } from './safe-fetch';
+import { RobotsCache } from './robots';
+import { createContentExtractor, type ContentRequest, type PageContent } from './content/page-content';
+
+export interface RenderResult {
+  html: string;
+  status: number;
+  finalUrl: string;
+}
+
+/** A browser that renders a page (implemented by the browser package). */
+export interface Renderer {
+  render(url: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<RenderResult>;
+}
+
+/** HTML to content; the inline extractor by default, or a worker pool. */
+export interface ContentProcessor {
+  extract(html: string, pageUrl: string, request: ContentRequest): PageContent | Promise<PageContent>;
+}
+
+export interface WebDeps {
+  allowPrivate: boolean;
+  logger?: Logger;
+  renderer?: Renderer;
+  /** Fetches pages; a fetcher of its own (closed after use) is made when absent. */
+  fetchImpl?: SafeFetch;
+  /** Shared robots.txt cache; one per call when absent. */
+  robots?: RobotsCache;
+  processor?: ContentProcessor;
+  /** Options for the fetcher made when `fetchImpl` is absent. */
+  fetcher?: Omit<SafeFetcherOptions, 'allowPrivate'>;
+}
+
+/** The URL check every entry point applies (the same one the fetcher applies per hop). */
+export function urlCheckOf(deps: WebDeps): UrlCheckOptions {
+  return { allowPrivate: deps.allowPrivate, policy: deps.fetcher?.policy };
+}
+
+/** The pieces one scrape or crawl works with, and how to release what was made for it. */
+export interface WebResources {
+  fetch: SafeFetch;
+  robots: RobotsCache;
+  processor: ContentProcessor;
+  close(): Promise<void>;
+}
+
+export function openResources(deps: WebDeps): WebResources {
+  const own = deps.fetchImpl ? undefined : createSafeFetcher({ ...deps.fetcher, allowPrivate: deps.allowPrivate });
+  const fetch = deps.fetchImpl ?? own!.fetch;
+  return {
+    fetch,
+    robots: deps.robots ?? new RobotsCache({ fetch }),
+    processor: deps.processor ?? createContentExtractor(),
+    close: async () => {
+      await own?.close();
+    },
+  };
+}

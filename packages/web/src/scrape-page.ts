@@ -1,0 +1,119 @@
+/**
+ * One page, from URL to content: the code path scrape, crawl and parse share. Checks the URL and
+ * robots.txt, fetches (or renders in a browser when asked, or when the fetched HTML is an empty
+ * script shell), and extracts what the requested format needs.
+ */
+import { AppError, Unavailable, Unprocessable, isAppError } from '@sitelens/contracts';
+import { assertPublicUrl } from './url-safety';
+import type { ContentRequest, PageContent } from './content/page-content';
+import { urlCheckOf, type RenderResult, type WebDeps, type WebResources } from './deps';
+
+export type ContentFormat = 'markdown' | 'html' | 'text' | 'links';
+
+export interface PageRequest {
+  url: string;
+  format: ContentFormat;
+  /** true: always render in a browser; 'auto' (default): render when the HTML is a script shell. */
+  renderJs?: boolean | 'auto';
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Default true. */
+  respectRobots?: boolean;
+}
+
+export interface ScrapedPage {
+  requestedUrl: string;
+  /** The final URL, after redirects. */
+  url: string;
+  status: number;
+  /** The page's HTML as fetched or rendered ('' for non-HTML responses). */
+  html: string;
+  rendered: boolean;
+  content: PageContent;
+}
+
+const HTML_TYPES = new Set(['', 'text/html', 'application/xhtml+xml']);
+const PLAIN_TYPES = /^(text\/|application\/(json|xml|ld\+json)$)|\+(json|xml)$/;
+
+function contentRequest(format: ContentFormat): ContentRequest {
+  if (format === 'links') return {};
+  return { [format]: true };
+}
+
+function checkStatus(status: number, url: string): void {
+  if (status === 404 || status === 410) throw new AppError('UPSTREAM_NOT_FOUND', `Page not found (HTTP ${status}): ${url}`);
+  if (status >= 400) {
+    throw new AppError('UPSTREAM_ERROR', `The site answered HTTP ${status} for ${url}`, {
+      retryable: status >= 500 || status === 429,
+    });
+  }
+}
+
+async function assertRobotsAllow(url: string, request: PageRequest, resources: WebResources): Promise<void> {
+  if (request.respectRobots === false) return;
+  const rules = await resources.robots.rulesFor(url, request.signal);
+  if (rules.unavailable) throw rules.unavailable;
+  if (!rules.isAllowed(url)) throw new AppError('ROBOTS_DISALLOWED', `robots.txt disallows ${url}`);
+}
+
+async function render(url: string, request: PageRequest, deps: WebDeps): Promise<RenderResult> {
+  if (!deps.renderer) throw new Unavailable('JavaScript rendering is not available here', { retryable: false });
+  try {
+    const result = await deps.renderer.render(url, { timeoutMs: request.timeoutMs ?? 30_000, signal: request.signal });
+    assertPublicUrl(result.finalUrl, urlCheckOf(deps));
+    return result;
+  } catch (error) {
+    if (isAppError(error) || request.signal?.aborted) throw error;
+    throw new AppError('NAVIGATION_FAILED', `Rendering ${url} failed: ${(error as Error).message ?? error}`, {
+      retryable: true,
+      cause: error,
+    });
+  }
+}
+
+export async function scrapePage(request: PageRequest, deps: WebDeps, resources: WebResources): Promise<ScrapedPage> {
+  const requested = assertPublicUrl(request.url, urlCheckOf(deps)).href;
+  await assertRobotsAllow(requested, request, resources);
+  const wanted = contentRequest(request.format);
+  const renderJs = request.renderJs ?? 'auto';
+
+  if (renderJs === true) {
+    const rendered = await render(requested, request, deps);
+    checkStatus(rendered.status, rendered.finalUrl);
+    const content = await resources.processor.extract(rendered.html, rendered.finalUrl, wanted);
+    return { requestedUrl: requested, url: rendered.finalUrl, status: rendered.status, html: rendered.html, rendered: true, content };
+  }
+
+  const fetched = await resources.fetch(requested, {
+    signal: request.signal,
+    timeoutMs: request.timeoutMs,
+    beforeRedirect: (next) => assertRobotsAllow(next, request, resources),
+  });
+  checkStatus(fetched.status, fetched.url);
+  const page = { requestedUrl: requested, url: fetched.url, status: fetched.status, rendered: false };
+
+  if (!HTML_TYPES.has(fetched.contentType)) {
+    if (!PLAIN_TYPES.test(fetched.contentType)) {
+      throw new Unprocessable(`Unsupported content type ${fetched.contentType} at ${fetched.url}`);
+    }
+    const text = fetched.body;
+    const content: PageContent = { title: '', metadata: { title: '' }, links: [] };
+    if (request.format !== 'links') content[request.format === 'html' ? 'contentHtml' : request.format] = text;
+    return { ...page, html: '', content };
+  }
+
+  const detect = renderJs === 'auto' && deps.renderer !== undefined;
+  const content = await resources.processor.extract(fetched.body, fetched.url, { ...wanted, detectJsShell: detect });
+  if (!content.jsShell) return { ...page, html: fetched.body, content };
+  try {
+    const rendered = await render(fetched.url, request, deps);
+    checkStatus(rendered.status, rendered.finalUrl);
+    const renderedContent = await resources.processor.extract(rendered.html, rendered.finalUrl, wanted);
+    return { ...page, url: rendered.finalUrl, status: rendered.status, html: rendered.html, rendered: true, content: renderedContent };
+  } catch (error) {
+    if (request.signal?.aborted) throw error;
+    // Automatic rendering is an improvement, not a requirement: keep what was fetched.
+    deps.logger?.warn({ url: fetched.url, err: (error as Error).message }, 'rendering a script-shell page failed');
+    return { ...page, html: fetched.body, content };
+  }
+}

@@ -1,0 +1,79 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createContentExtractor } from '../src/content/page-content';
+import { createContentWorkerPool, type ContentWorkerPool } from '../src/content/worker-pool';
+import { crawl } from '../src/crawler';
+import { startBlogSite } from './helpers/blog-site';
+
+// Tests run the TypeScript worker entry through a small SWC loader; production runs the .js.
+const fromSources = {
+  workerScript: path.join(__dirname, 'helpers/ts-worker.js'),
+  workerData: { entry: path.join(__dirname, '../src/content/content-worker.ts') },
+};
+const pages = path.join(__dirname, 'fixtures/pages');
+
+describe('content worker pool', () => {
+  let pool: ContentWorkerPool;
+  beforeAll(() => {
+    pool = createContentWorkerPool({ size: 2, ...fromSources });
+  });
+  afterAll(() => pool.close());
+
+  it('extracts exactly what the inline extractor does, for many pages at once', async () => {
+    const inline = createContentExtractor();
+    const inputs = ['article.html', 'docs.html', 'js-shell.html', 'article.html', 'docs.html'].map((file) =>
+      readFileSync(path.join(pages, file), 'utf8'),
+    );
+    const request = { markdown: true, text: true, detectJsShell: true };
+    const results = await Promise.all(inputs.map((html) => pool.extract(html, 'https://site.example/page', request)));
+    expect(results).toEqual(inputs.map((html) => inline.extract(html, 'https://site.example/page', request)));
+    expect(results[0]!.markdown).toContain('| North ledge | 12  | 31.4 | 64% |');
+    expect(results[2]!.jsShell).toBe(true);
+  });
+
+  it('gives the same crawl result as inline extraction', async () => {
+    const site = await startBlogSite();
+    try {
+      const inline = await crawl({ url: `${site.origin}/` }, { allowPrivate: true });
+      const pooled = await crawl({ url: `${site.origin}/` }, { allowPrivate: true, processor: pool });
+      expect(Object.keys(pooled.crawl_data)).toHaveLength(5);
+      expect(pooled).toEqual(inline);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('refuses work after close', async () => {
+    const closing = createContentWorkerPool({ size: 1, ...fromSources });
+    await closing.close();
+    await expect(closing.extract('<p>x</p>', 'https://site.example/', {})).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+});
+
+describe('a worker that dies', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sitelens-pool-'));
+  const script = path.join(dir, 'crashy-worker.js');
+  writeFileSync(
+    script,
+    `const { parentPort } = require('node:worker_threads');
+     parentPort.on('message', (task) => {
+       if (task.html === 'crash') process.exit(3);
+       parentPort.postMessage({ id: task.id, content: { title: task.html, metadata: { title: task.html }, links: [] } });
+     });`,
+  );
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails its task and is replaced for the next one', async () => {
+    const pool = createContentWorkerPool({ size: 1, workerScript: script });
+    try {
+      await expect(pool.extract('crash', 'https://site.example/', {})).rejects.toMatchObject({
+        code: 'INTERNAL',
+        message: 'Content worker stopped: exit code 3',
+      });
+      await expect(pool.extract('fine', 'https://site.example/', {})).resolves.toMatchObject({ title: 'fine' });
+    } finally {
+      await pool.close();
+    }
+  });
+});

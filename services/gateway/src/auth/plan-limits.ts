@@ -1,0 +1,44 @@
+import { PlanLimit, PLANS, isPlanName, type PlanLimits, type PlanName } from '@sitelens/contracts';
+import type { RequestAuth } from '../http/request-context';
+
+/** Anything carrying the gateway's auth result: an Express request, or `{ auth }` in tests. */
+export interface Authenticated {
+  auth?: RequestAuth;
+}
+
+function planOf(request: Authenticated): { name: PlanName; limits: PlanLimits } | undefined {
+  const plan = request.auth?.plan;
+  // No auth means local mode, where no plan applies.
+  if (plan === undefined) return undefined;
+  // The guard only attaches known plans; refuse rather than let an unknown one through uncapped.
+  if (!isPlanName(plan)) throw new PlanLimit(`Unknown plan "${plan}"`);
+  return { name: plan, limits: PLANS[plan] };
+}
+
+/**
+ * The page count a parse or crawl request may use, or 403 PLAN_LIMIT naming the field and the
+ * plan's cap when it asks for more. `field` is the request's own name for the count (`max_pages`,
+ * `link_limit`). When the client did not give the field (`requested` undefined), the route's
+ * default applies, lowered to the plan's cap: a free-plan parse without max_pages gets 5, not 10
+ * and not a 403. So validate the field as optional and pass the default here.
+ */
+export function enforcePagesPerRequest(
+  request: Authenticated,
+  requested: number | undefined,
+  field: string,
+  fallback: number,
+): number {
+  const plan = planOf(request);
+  if (requested === undefined) return plan ? Math.min(fallback, plan.limits.pagesPerRequest) : fallback;
+  if (!plan || requested <= plan.limits.pagesPerRequest) return requested;
+  throw new PlanLimit(
+    `${field} ${requested} exceeds the ${plan.name} plan's limit of ${plan.limits.pagesPerRequest} pages per request`,
+  );
+}
+
+/** Refuses a streamed response on a plan without streaming (403 PLAN_LIMIT). */
+export function enforceStreaming(request: Authenticated): void {
+  const plan = planOf(request);
+  if (!plan || plan.limits.streaming) return;
+  throw new PlanLimit(`Streaming is not available on the ${plan.name} plan; send stream: false or upgrade the plan`);
+}

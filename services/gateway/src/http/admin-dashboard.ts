@@ -1,0 +1,59 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Express, RequestHandler } from 'express';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import { Unauthorized } from '@sitelens/contracts';
+import type { GatewayDeps } from '../deps';
+
+export const ADMIN_DASHBOARD_PATH = '/admin/queues';
+
+/** Compares digests so neither the length nor the content of the token leaks through timing. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** The secret a request presents: a Bearer token, or the password of Basic credentials. */
+function presentedSecret(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const [scheme, value = ''] = header.trim().split(/\s+/, 2);
+  if (/^bearer$/i.test(scheme)) return value;
+  if (/^basic$/i.test(scheme)) {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Admits `Authorization: Bearer <ADMIN_TOKEN>`. Basic credentials with the token as password are
+ * accepted too: a browser asks for them on the 401 and then sends them with the dashboard's own
+ * API calls, which a Bearer header typed once could not follow.
+ */
+export function adminTokenGuard(token: string): RequestHandler {
+  return (req, res, next) => {
+    // One metrics label for the whole dashboard, whatever its inner routes are.
+    res.locals.route = ADMIN_DASHBOARD_PATH;
+    res.setHeader('Cache-Control', 'no-store');
+    const given = presentedSecret(req.get('authorization'));
+    if (given !== undefined && sameSecret(given, token)) return next();
+    res.setHeader('WWW-Authenticate', ['Bearer realm="sitelens-admin"', 'Basic realm="sitelens-admin", charset="UTF-8"']);
+    next(new Unauthorized('Invalid or missing admin token'));
+  };
+}
+
+/** Mounts the bull-board queue dashboard behind the admin token; off when ADMIN_TOKEN is unset. */
+export function mountAdminDashboard(app: Express, deps: GatewayDeps): void {
+  const token = deps.config.adminToken;
+  if (!token) return;
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath(ADMIN_DASHBOARD_PATH);
+  createBullBoard({
+    queues: deps.allQueues.map((queue) => new BullMQAdapter(queue)),
+    serverAdapter,
+    options: { uiConfig: { boardTitle: 'Sitelens queues' } },
+  });
+  app.use(ADMIN_DASHBOARD_PATH, adminTokenGuard(token), serverAdapter.getRouter() as RequestHandler);
+}

@@ -1,0 +1,35 @@
+import type { Redis } from 'ioredis';
+import { getJson } from './test-gateway';
+
+/** A cheap authenticated call: an unknown screenshot job (404, but counted like any request). */
+export function probe(origin: string, key?: string) {
+  return getJson(`${origin}/v1/screenshots?job_id=no-such-job`, key === undefined ? {} : { authorization: `Bearer ${key}` });
+}
+
+export function rateHeaders(headers: Headers) {
+  return {
+    limit: headers.get('x-ratelimit-limit'),
+    remaining: headers.get('x-ratelimit-remaining'),
+    reset: headers.get('x-ratelimit-reset'),
+    retryAfter: headers.get('retry-after'),
+  };
+}
+
+/** Removes every Redis key under a prefix (keys, counters) once a test is done with it. */
+export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
+export async function eventually(check: () => Promise<boolean>, timeoutMs: number, stepMs = 100): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await check()) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms`);
+}

@@ -1,0 +1,89 @@
+import type { Worker } from 'bullmq';
+import type { Config } from '@sitelens/config';
+import { QUEUES, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
+import { BrowserPool, captureScreenshot } from '@sitelens/browser';
+import { createRedis, createWorker } from '@sitelens/queue';
+import { createBlobStore } from '@sitelens/storage';
+import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
+import { createUrlGuard } from '@sitelens/web';
+import { createScreenshotProcessor } from './process-screenshot';
+
+export interface RunningScreenshotWorker {
+  worker: Worker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
+  pool: BrowserPool;
+  /** Probes and metrics listener (WORKER_HTTP_ADDR); absent with ROLE=all. */
+  ops?: OpsServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Composition root of the screenshot worker: one warm Chromium, a BullMQ worker whose concurrency
+ * equals the pool's page cap, and the blob store the images go to.
+ */
+export async function startScreenshotWorker(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics = createMetrics({ service: 'screenshot-worker' }),
+): Promise<RunningScreenshotWorker> {
+  const store = await createBlobStore(config.storage);
+  const pool = new BrowserPool(config.browser, { logger, metrics });
+  await pool.start();
+  const urlGuard = config.allowPrivateUrls ? undefined : createUrlGuard({ allowPrivate: false });
+
+  const processor = createScreenshotProcessor({
+    store,
+    logger,
+    queueTimeoutMs: config.jobQueueTimeoutMs,
+    capture: (request, { signal, logger: jobLogger }) =>
+      captureScreenshot(pool, request, { signal, logger: jobLogger, fullPageMaxHeight: config.browser.fullPageMaxHeight, urlGuard }),
+  });
+
+  const connection = createRedis(config.redis.url, 'worker');
+  connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
+  const worker = createWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
+    QUEUES.screenshot,
+    async (job) => {
+      const started = Date.now();
+      try {
+        const result = await processor(job);
+        metrics.jobs.inc({ queue: QUEUES.screenshot, name: job.name, outcome: 'completed' });
+        metrics.jobDuration.observe({ queue: QUEUES.screenshot, name: job.name, outcome: 'completed' }, (Date.now() - started) / 1000);
+        return result;
+      } catch (error) {
+        metrics.jobs.inc({ queue: QUEUES.screenshot, name: job.name, outcome: 'failed' });
+        metrics.jobDuration.observe({ queue: QUEUES.screenshot, name: job.name, outcome: 'failed' }, (Date.now() - started) / 1000);
+        throw error;
+      }
+    },
+    { connection, prefix: config.redis.prefix },
+    // BullMQ renews each job's lock while this process lives; a killed worker's jobs go to another.
+    { concurrency: config.browser.concurrency },
+  );
+  worker.on('error', (error) => logger.warn({ err: error.message }, 'screenshot worker problem'));
+
+  const ops = config.workerHttp
+    ? await startOpsServer({
+        address: config.workerHttp,
+        registry: metrics.registry,
+        logger,
+        readiness: { redis: () => connection.status === 'ready', worker: () => worker.isRunning(), browser: () => pool.stats().pid !== undefined },
+      })
+    : undefined;
+  logger.info({ concurrency: config.browser.concurrency }, 'screenshot worker started');
+
+  return {
+    worker,
+    pool,
+    ops,
+    async close() {
+      // Stop taking jobs and let running ones finish within the deadline; what is left is handed
+      // back (its lock lapses and another worker takes it as stalled).
+      const drained = worker.close();
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs))]);
+      await pool.close({ drainMs: 1_000 });
+      await worker.close(true).catch(() => undefined);
+      connection.disconnect();
+      await ops?.close();
+    },
+  };
+}
