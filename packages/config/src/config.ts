@@ -133,6 +133,7 @@ const envSchema = z.object({
     return parsed.keys;
   }),
   ADMIN_TOKEN: optionalText,
+  WEBHOOK_SECRET: optionalText,
 
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl(),
@@ -186,6 +187,8 @@ export interface Config {
   /** Static keys from API_KEYS (hosted mode); issued keys live in Redis. */
   apiKeys: StaticApiKey[];
   adminToken: string | undefined;
+  /** HMAC key of webhook signatures; without it the local secret in DATA_DIR (see storage) is used. */
+  webhookSecret: string | undefined;
   llm: {
     apiKey: string | undefined;
     baseUrl: string | undefined;
@@ -243,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS ?? e.MODE === 'local',
     apiKeys: e.API_KEYS,
     adminToken: e.ADMIN_TOKEN,
+    webhookSecret: e.WEBHOOK_SECRET,
     llm: {
       apiKey: e.OPENAI_API_KEY,
       baseUrl: e.OPENAI_BASE_URL,

@@ -7,10 +7,11 @@ import { FsBlobStore } from './fs-store';
 import { S3BlobStore } from './s3-store';
 
 /**
- * The fs driver needs a signing secret shared by every process using the same DATA_DIR. Without
- * URL_SIGNING_SECRET one is generated once and kept in DATA_DIR, so restarts keep URLs valid.
+ * The fs driver (and webhook signing, when WEBHOOK_SECRET is unset) needs a secret shared by every
+ * process using the same DATA_DIR. Without a configured one, one is generated once and kept in
+ * DATA_DIR, so restarts keep URLs and signatures valid.
  */
-async function fsSigningSecret(dataDir: string, configured: string | undefined): Promise<string> {
+export async function localSecret(dataDir: string, configured: string | undefined): Promise<string> {
   if (configured) return configured;
   const file = path.join(dataDir, '.signing-secret');
   try {
@@ -36,5 +37,5 @@ export async function createBlobStore(storage: Config['storage']): Promise<BlobS
     });
   }
   const root = path.resolve(storage.dataDir, 'blobs');
-  return new FsBlobStore(root, await fsSigningSecret(path.resolve(storage.dataDir), storage.signingSecret));
+  return new FsBlobStore(root, await localSecret(path.resolve(storage.dataDir), storage.signingSecret));
 }

@@ -57,3 +57,4 @@ export {
   type CrawlPageEvent,
   type CrawlStatistics,
 } from './crawler';
+export { deliverWebhook, signWebhookBody, SIGNATURE_HEADER, type WebhookDelivery, type WebhookOptions, type WebhookOutcome } from './webhook';

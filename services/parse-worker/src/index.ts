@@ -1,1 +1,2 @@
 export { startParseWorker, type ParseJobHandler, type RunningParseWorker } from './main';
+export { openParseWorkerContext, type ParseWorkerContext, type ContextOptions } from './context';

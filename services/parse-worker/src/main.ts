@@ -3,12 +3,15 @@ import type { Config } from '@sitelens/config';
 import { AppError, QUEUES, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
 import { createRedis, createWorker, jobDeadline, toJobFailure } from '@sitelens/queue';
 import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
+import { openParseWorkerContext, type ContextOptions, type ParseWorkerContext } from './context';
+import { createParseHandlers } from './handlers';
 
 /** One kind of work on the parse queue. Handlers are registered by job name. */
 export type ParseJobHandler = (job: Job<ParseQueuePayload, unknown, ParseQueueJobName>, logger: Logger) => Promise<unknown>;
 
 export interface RunningParseWorker {
   worker: Worker;
+  context: ParseWorkerContext;
   /** Probes and metrics listener (WORKER_HTTP_ADDR); absent with ROLE=all. */
   ops?: OpsServer;
   close(): Promise<void>;
@@ -20,8 +23,10 @@ export async function startParseWorker(
   config: Config,
   logger: Logger,
   metrics: Metrics = createMetrics({ service: 'parse-worker' }),
-  handlers: Partial<Record<ParseQueueJobName, ParseJobHandler>> = {},
+  options: ContextOptions & { handlers?: Partial<Record<ParseQueueJobName, ParseJobHandler>> } = {},
 ): Promise<RunningParseWorker> {
+  const opened = await openParseWorkerContext(config, logger, metrics, options);
+  const handlers = options.handlers ?? createParseHandlers(opened.context);
   const connection = createRedis(config.redis.url, 'worker');
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
   const worker = createWorker<ParseQueuePayload, unknown, ParseQueueJobName>(
@@ -60,10 +65,12 @@ export async function startParseWorker(
   logger.info('parse worker started');
   return {
     worker: worker as unknown as Worker,
+    context: opened.context,
     ops,
     async close() {
       await Promise.race([worker.close(), new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs))]);
       await worker.close(true).catch(() => undefined);
+      await opened.close();
       connection.disconnect();
       // Last, so probes keep answering while jobs drain.
       await ops?.close();
