@@ -75,6 +75,41 @@ function rssMiB(pid) {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
+/** RSS of a process and all its descendants (a worker and its Chromium), in MiB. */
+function treeRssMiB(pid) {
+  const parents = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(entry), ppid);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const tree = new Set([pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [child, parent] of parents) {
+      if (tree.has(parent) && !tree.has(child)) {
+        tree.add(child);
+        grew = true;
+      }
+    }
+  }
+  let total = 0;
+  for (const member of tree) {
+    try {
+      total += rssMiB(member) || 0;
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
 function startPageServer(html) {
   return new Promise((resolve) => {
     const server = http.createServer((_req, res) => {
@@ -108,4 +143,4 @@ async function runPool(total, concurrency, task) {
   return { durations, wallMs: performance.now() - started };
 }
 
-module.exports = { ROOT, freePort, waitFor, startRedis, startService, rssMiB, startPageServer, percentile, runPool };
+module.exports = { ROOT, freePort, waitFor, startRedis, startService, rssMiB, treeRssMiB, startPageServer, percentile, runPool };

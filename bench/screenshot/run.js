@@ -15,7 +15,7 @@
 const path = require('node:path');
 const os = require('node:os');
 const fs = require('node:fs');
-const { ROOT, freePort, waitFor, startRedis, startService, rssMiB, startPageServer, percentile, runPool } = require('../lib/harness');
+const { ROOT, freePort, waitFor, startRedis, startService, rssMiB, treeRssMiB, startPageServer, percentile, runPool } = require('../lib/harness');
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
@@ -87,7 +87,7 @@ async function main() {
     CHROME_PATH: CHROME,
     SCREENSHOT_CONCURRENCY: String(CONCURRENCY),
     HTTP_ADDR: `127.0.0.1:${port}`,
-    METRICS_ADDR: '127.0.0.1:0',
+    WORKER_HTTP_ADDR: '127.0.0.1:0',
   };
   const gateway = startService({ ...env, ROLE: 'gateway' });
   const worker = startService({ ...env, ROLE: 'screenshot-worker' });
@@ -109,11 +109,14 @@ async function main() {
 
     if (SOAK > 0) {
       const before = rssMiB(worker.pid);
+      const treeBefore = treeRssMiB(worker.pid);
       const soak = await serviceRun(origin, page.url, SOAK, CONCURRENCY);
       await new Promise((r) => setTimeout(r, 2000));
       const after = rssMiB(worker.pid);
+      const treeAfter = treeRssMiB(worker.pid);
       const growth = ((after - before) / before) * 100;
       console.log(`worker RSS before ${before.toFixed(1)} MiB, after ${SOAK} jobs ${after.toFixed(1)} MiB: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%   (target < 10%) ${growth < 10 ? 'MET' : 'MISSED'}   [${(SOAK / (soak.wallMs / 1000)).toFixed(2)} shots/s]`);
+      console.log(`worker + Chromium tree RSS before ${treeBefore.toFixed(1)} MiB, after ${treeAfter.toFixed(1)} MiB (Chromium is recycled every BROWSER_RECYCLE_AFTER jobs)`);
     }
   } finally {
     await gateway.stop();

@@ -1,3 +1,4 @@
+import { parse as parseSelector } from 'css-what';
 import { z } from 'zod';
 import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES } from './devices';
 import { boundedInt, httpUrl, queryInt } from './fields';
@@ -15,11 +16,22 @@ export const SCREENSHOT_LIMITS = {
   timeoutSeconds: { min: 5, max: 120, default: 30 },
 } as const;
 
+/** Syntax only: the browser still checks each selector (its grammar is the final word). */
+function isSelectorSyntax(value: string): boolean {
+  try {
+    parseSelector(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const selector = z
   .string({ error: 'must be a CSS selector string' })
   .trim()
   .min(1, 'must not be empty')
-  .max(SCREENSHOT_LIMITS.maxSelectorLength, `must be at most ${SCREENSHOT_LIMITS.maxSelectorLength} characters`);
+  .max(SCREENSHOT_LIMITS.maxSelectorLength, `must be at most ${SCREENSHOT_LIMITS.maxSelectorLength} characters`)
+  .refine(isSelectorSyntax, 'is not a valid CSS selector');
 
 export const screenshotCreateRequest = z
   .object({

@@ -11,7 +11,10 @@ describe('screenshot request validation', () => {
 
   const bad: Array<[string, unknown, RegExp]> = [
     ['missing url', {}, /'url'.*required/],
-    ['url not a string', { url: 42 }, /'url'/],
+    ['url not a string', { url: 42 }, /'url': must be a string/],
+    ['width of the wrong type', { url: 'https://example.com', device: 'custom', width: 'wide', height: 500 }, /'width': must be a whole number/],
+    ['invalid CSS selector', { url: 'https://example.com', hide_selectors: ['###'] }, /'hide_selectors\.0': is not a valid CSS selector/],
+    ['invalid wait_for_selector', { url: 'https://example.com', wait_for_selector: 'div[' }, /'wait_for_selector': is not a valid CSS selector/],
     ['ftp url', { url: 'ftp://example.com/x' }, /'url'.*http or https/],
     ['relative url', { url: '/just/a/path' }, /'url'/],
     ['overlong url', { url: `https://example.com/${'a'.repeat(2100)}` }, /'url'.*2048/],

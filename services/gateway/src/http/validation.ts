@@ -11,8 +11,19 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, where: 'body
   if (field === undefined) {
     throw new BadRequest(where === 'body' ? 'The request body must be a JSON object' : `Invalid ${where}: ${issue.message}`);
   }
-  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+  const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
+  const message = missing ? 'is required' : issue.message;
   throw new BadRequest(`Invalid ${where === 'body' ? 'field' : where === 'query' ? 'query parameter' : 'path parameter'} '${field}': ${message}`, {
     details: { field },
   });
+}
+
+/** The value at a path of the raw input (zod issues do not carry it). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }

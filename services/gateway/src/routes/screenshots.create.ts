@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { screenshotCreateRequest, type ScreenshotCreateRequest } from '@sitelens/contracts';
 import { defineRoute } from '../http/route';
 import { withRedis } from '../jobs/redis-guard';
+import { assertUrlAllowed } from '../http/url-policy';
 
 export const screenshotCreateResponse = z.object({
   success: z.literal(true),
@@ -22,6 +23,7 @@ export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
   body: screenshotCreateRequest,
   responses: { 202: { description: 'Job accepted', schema: screenshotCreateResponse } },
   async handler({ body, deps, origin, req }) {
+    assertUrlAllowed(deps.config, body.url);
     const jobId = randomUUID();
     await withRedis(deps.redis, () =>
       deps.queues.screenshot.add(
