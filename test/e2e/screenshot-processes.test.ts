@@ -96,4 +96,23 @@ describe('screenshot jobs across processes (S3 driver)', () => {
     expect(body).toMatchObject({ success: false, job_id: jobId, status: 'failed', code: 'NAVIGATION_FAILED' });
     expect(body.error).toMatch(/ERR_CONNECTION_REFUSED/);
   });
+  it('on SIGTERM the worker finishes the job it is running, then exits cleanly', async () => {
+    const created = await fetch(`${origin}/v1/screenshots`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.origin}/`, device: 'custom', width: 400, height: 300, delay: 3 }),
+    });
+    const { job_id: jobId } = (await created.json()) as { job_id: string };
+    // Wait until the worker holds the job (the page is loading or the delay is running).
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      const health = (await (await fetch(`${origin}/v1/health`)).json()) as Json;
+      if (health.components.queues.screenshot.active === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const exited = worker.stop('SIGTERM');
+    const body = (await (await fetch(`${origin}/v1/screenshots?job_id=${jobId}&wait=30`)).json()) as Json;
+    expect(body).toMatchObject({ success: true, status: 'completed', metadata: { width: 400, height: 300 } });
+    expect(await exited).toBe(0);
+  });
 });

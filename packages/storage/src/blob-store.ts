@@ -16,6 +16,8 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Throws when the store cannot be reached; used by health checks. */
   ping(): Promise<void>;
+  /** Removes objects under `prefix` older than `maxAgeMs` (JOB_RETENTION); returns how many. */
+  sweep(prefix: string, maxAgeMs: number): Promise<number>;
 }
 
 /** Signed image URLs live 15 minutes (spec 2.3). */

@@ -99,8 +99,7 @@ export class FsBlobStore implements BlobStore {
     await stat(this.root);
   }
 
-  /** Removes files older than `maxAgeMs`; the S3 driver leaves this to a bucket lifecycle rule. */
-  async sweep(maxAgeMs: number): Promise<number> {
+  async sweep(prefix: string, maxAgeMs: number): Promise<number> {
     const cutoff = this.now() - maxAgeMs;
     let removed = 0;
     const walk = async (dir: string): Promise<void> => {
@@ -114,7 +113,7 @@ export class FsBlobStore implements BlobStore {
         }
       }
     };
-    await walk(this.root);
+    await walk(this.pathOf(prefix.replace(/\/+$/, '')));
     return removed;
   }
 }

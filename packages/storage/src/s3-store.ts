@@ -1,4 +1,13 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BlobStore, SignedUrl } from './blob-store';
 
@@ -57,6 +66,26 @@ export class S3BlobStore implements BlobStore {
 
   async ping(): Promise<void> {
     await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }));
+  }
+
+  async sweep(prefix: string, maxAgeMs: number): Promise<number> {
+    const cutoff = Date.now() - maxAgeMs;
+    let removed = 0;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      const old = (page.Contents ?? []).filter((object) => object.Key && object.LastModified && object.LastModified.getTime() < cutoff);
+      if (old.length > 0) {
+        await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: old.map((object) => ({ Key: object.Key })), Quiet: true } }),
+        );
+        removed += old.length;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return removed;
   }
 
   destroy(): void {

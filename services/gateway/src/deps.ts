@@ -6,6 +6,8 @@ import { createParseQueue, createQueueEvents, createRedis, createScreenshotQueue
 import { createBlobStore, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 
+const CLOSE_TIMEOUT_MS = 2_000;
+
 /** Everything a route may use, built once by the composition root (`main.ts`). */
 export interface GatewayDeps {
   config: Config;
@@ -74,8 +76,9 @@ export async function buildGatewayDeps(
   return {
     deps,
     async close() {
-      await Promise.all(Object.values(events).map((stream) => stream.close().catch(() => undefined)));
-      await Promise.all([screenshot.close().catch(() => undefined), parse.close().catch(() => undefined)]);
+      // Bounded: with Redis gone, BullMQ's close would wait for a connection that never comes.
+      const closing = [...Object.values(events), screenshot, parse].map((closable) => closable.close().catch(() => undefined));
+      await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())]);
       redis.disconnect();
       eventsConnection.disconnect();
     },

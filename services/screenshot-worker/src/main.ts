@@ -6,7 +6,8 @@ import { createRedis, createWorker } from '@sitelens/queue';
 import { createBlobStore } from '@sitelens/storage';
 import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { createUrlGuard } from '@sitelens/web';
-import { createScreenshotProcessor } from './process-screenshot';
+import { SCREENSHOT_KEY_PREFIX, createScreenshotProcessor } from './process-screenshot';
+import { scheduleSweep } from './retention';
 
 export interface RunningScreenshotWorker {
   worker: Worker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
@@ -69,6 +70,12 @@ export async function startScreenshotWorker(
         readiness: { redis: () => connection.status === 'ready', worker: () => worker.isRunning(), browser: () => pool.stats().pid !== undefined },
       })
     : undefined;
+  const stopSweep = scheduleSweep(store, {
+    prefix: SCREENSHOT_KEY_PREFIX,
+    maxAgeMs: config.jobRetentionMs,
+    everyMs: Math.min(3_600_000, Math.max(60_000, config.jobRetentionMs / 4)),
+    logger,
+  });
   logger.info({ concurrency: config.browser.concurrency }, 'screenshot worker started');
 
   return {
@@ -76,6 +83,7 @@ export async function startScreenshotWorker(
     pool,
     ops,
     async close() {
+      stopSweep();
       // Stop taking jobs and let running ones finish within the deadline; what is left is handed
       // back (its lock lapses and another worker takes it as stalled).
       const drained = worker.close();

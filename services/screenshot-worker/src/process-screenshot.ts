@@ -20,6 +20,9 @@ export interface ScreenshotProcessorDeps {
 
 const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
 
+/** Every image lives under this key prefix (retention sweeps it). */
+export const SCREENSHOT_KEY_PREFIX = 'screenshots/';
+
 
 export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
   const now = deps.now ?? Date.now;
@@ -33,7 +36,7 @@ export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
     const backstop = setTimeout(() => controller.abort(new AppError('TIMEOUT', 'Screenshot timed out')), (job.data.timeoutSeconds + 10) * 1000);
     try {
       const shot = await deps.capture(job.data.request, { signal: controller.signal, logger });
-      const key = `screenshots/${job.id}.${EXTENSIONS[shot.metadata.format] ?? 'bin'}`;
+      const key = `${SCREENSHOT_KEY_PREFIX}${job.id}.${EXTENSIONS[shot.metadata.format] ?? 'bin'}`;
       try {
         await deps.store.put(key, shot.image, shot.contentType);
       } catch (error) {

@@ -20,7 +20,12 @@ export interface TestGateway {
 
 /** A real gateway app on a free port, with real Redis (unique prefix) and an fs store in a temp dir. */
 /** In hosted mode (`MODE: 'hosted'` in env) the app gets the real auth guard; `auth` tunes it. */
-export async function startTestGateway(env: Env = {}, store?: BlobStore, auth: AuthGuardOptions = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  env: Env = {},
+  store?: BlobStore,
+  auth: AuthGuardOptions = {},
+  options: { waitForRedis?: boolean } = {},
+): Promise<TestGateway> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelens-gw-'));
   const config = loadConfig({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: uniquePrefix('gw'), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const logger = createLogger({ level: 'silent', service: 'gateway-test' });
@@ -28,8 +33,10 @@ export async function startTestGateway(env: Env = {}, store?: BlobStore, auth: A
   const metrics = createMetrics({ service: 'gateway-test', collectDefaults: false });
   const built = await buildGatewayDeps(config, { logger, metrics, version: 'test', store: blobStore });
   const { deps } = built;
-  await new Promise<void>((resolve) => (deps.redis.status === 'ready' ? resolve() : deps.redis.once('ready', () => resolve())));
-  await Promise.all(Object.values(deps.events).map((stream) => stream?.waitUntilReady()));
+  if (options.waitForRedis !== false) {
+    await new Promise<void>((resolve) => (deps.redis.status === 'ready' ? resolve() : deps.redis.once('ready', () => resolve())));
+    await Promise.all(Object.values(deps.events).map((stream) => stream?.waitUntilReady()));
+  }
   const app = createApp(deps, { guard: createAuthGuard(deps, auth) });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -44,7 +51,9 @@ export async function startTestGateway(env: Env = {}, store?: BlobStore, auth: A
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const queue of Object.values(deps.queues)) await queue.obliterate({ force: true }).catch(() => undefined);
+      if (deps.redis.status === 'ready') {
+        for (const queue of Object.values(deps.queues)) await queue.obliterate({ force: true }).catch(() => undefined);
+      }
       await built.close();
     },
   };

@@ -1,0 +1,139 @@
+import { Worker } from 'bullmq';
+import { QUEUES, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
+import { startTestGateway, postJson, getJson, type TestGateway } from './support/test-gateway';
+import { testRedisUrl } from '../../../test/support/env';
+
+const IMAGE = Buffer.from('89504e470d0a1a0a0000000d4948445200000001', 'hex');
+
+/** The screenshot job lifecycle as clients see it, with a stand-in worker on the real queue. */
+describe('screenshot jobs through the gateway', () => {
+  let gw: TestGateway;
+  let worker: Worker<ScreenshotJobPayload, ScreenshotJobResult> | undefined;
+  let release: (() => void) | undefined;
+
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterEach(async () => {
+    release?.();
+    await worker?.close(true);
+    worker = undefined;
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  /** A worker that holds each job until `release()` and then stores a tiny image for it. */
+  function startStandInWorker() {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    release = open;
+    worker = new Worker<ScreenshotJobPayload, ScreenshotJobResult>(
+      QUEUES.screenshot,
+      async (job) => {
+        await gate;
+        const key = `screenshots/${job.id}.png`;
+        await gw.store.put(key, IMAGE, 'image/png');
+        return {
+          key,
+          contentType: 'image/png',
+          metadata: { width: 1, height: 1, format: 'png', file_size: IMAGE.length, load_time: 12, device: job.data.request.device, full_page: false, truncated: false, max_height: 16384 },
+        };
+      },
+      { connection: { url: testRedisUrl() }, prefix: gw.config.redis.prefix },
+    );
+  }
+
+  it('answers 202 processing, long-polls until completion, then hands out a fresh signed URL on every GET', async () => {
+    startStandInWorker();
+    const created = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/', device: 'mobile' });
+    expect(created.status).toBe(202);
+    expect(created.json).toMatchObject({ success: true, type: 'screenshot', status: 'processing', url: 'https://example.com/', metadata: { device: 'mobile' } });
+    const jobId = created.json.job_id as string;
+    expect(jobId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+
+    const pending = await getJson(`${gw.origin}/v1/screenshots?job_id=${jobId}`);
+    expect(pending.status).toBe(202);
+    expect(pending.json).toEqual({ success: true, job_id: jobId, status: 'processing' });
+
+    // A short wait that passes returns processing after about the wait.
+    const started = Date.now();
+    const waited = await getJson(`${gw.origin}/v1/screenshots?job_id=${jobId}&wait=1`);
+    expect(waited.status).toBe(202);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+
+    // A long wait returns as soon as the job completes.
+    setTimeout(() => release?.(), 300);
+    const polled = Date.now();
+    const done = await getJson(`${gw.origin}/api/v1/screenshots?job_id=${jobId}&wait=30`);
+    expect(Date.now() - polled).toBeLessThan(5_000);
+    expect(done.status).toBe(200);
+    expect(done.json).toMatchObject({ success: true, job_id: jobId, status: 'completed', url: 'https://example.com/' });
+    expect(done.json.metadata).toMatchObject({ width: 1, height: 1, format: 'png', file_size: IMAGE.length, load_time: 12, device: 'mobile' });
+    const screenshot = done.json.screenshot as string;
+    expect(screenshot.startsWith(`${gw.origin}/v1/files/screenshots/${jobId}.png?`)).toBe(true);
+    const expiresAt = Date.parse(done.json.expires_at as string);
+    expect(Math.abs(expiresAt - (Date.now() + 900_000))).toBeLessThan(5_000);
+
+    const image = await fetch(screenshot);
+    expect(image.status).toBe(200);
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(IMAGE);
+
+    // Tampering with the signature is refused.
+    const tampered = new URL(screenshot);
+    tampered.searchParams.set('signature', 'A'.repeat(43));
+    const refused = await getJson(tampered.toString());
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ success: false, code: 'SIGNATURE_INVALID' });
+
+    // The job lookup shows the same job with a screenshot URL.
+    const lookup = await getJson(`${gw.origin}/v1/crawl/${jobId}`);
+    expect(lookup.status).toBe(200);
+    expect(lookup.json).toMatchObject({ success: true, job_id: jobId, type: 'screenshot', status: 'completed', data: { url: 'https://example.com/' } });
+    expect((lookup.json.data as { screenshot: string }).screenshot).toContain(`/v1/files/screenshots/${jobId}.png`);
+
+    // Once the job is gone (retention), its id is 404.
+    await (await gw.deps.queues.screenshot.getJob(jobId))?.remove();
+    const expired = await getJson(`${gw.origin}/v1/screenshots?job_id=${jobId}`);
+    expect(expired.status).toBe(404);
+    expect(expired.json).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    expect((await getJson(`${gw.origin}/v1/crawl/${jobId}`)).status).toBe(404);
+  });
+
+  it('reports a job no worker finished within its deadline as failed, never processing forever', async () => {
+    const request = { url: 'https://example.com/', device: 'desktop' as const, full_page: false, format: 'png' as const, dark_mode: false, hide_selectors: [], block_ads: false, wait_until: 'load' as const, delay: 0, timeout: 5 };
+    const old = Date.now() - gw.config.jobQueueTimeoutMs - 60_000;
+    const job = await gw.deps.queues.screenshot.add('screenshot', { request, timeoutSeconds: 5, acceptedAt: old });
+    const response = await getJson(`${gw.origin}/v1/screenshots?job_id=${job.id}`);
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ success: false, job_id: job.id, status: 'failed', code: 'JOB_TIMEOUT' });
+  });
+
+  it('shows a worker failure with its code and message', async () => {
+    worker = new Worker(
+      QUEUES.screenshot,
+      async () => {
+        const { UnrecoverableError } = await import('bullmq');
+        throw new UnrecoverableError('NAVIGATION_FAILED: Could not load https://example.com/: net::ERR_CONNECTION_REFUSED');
+      },
+      { connection: { url: testRedisUrl() }, prefix: gw.config.redis.prefix },
+    );
+    const created = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/' });
+    const failed = await getJson(`${gw.origin}/v1/screenshots?job_id=${created.json.job_id as string}&wait=10`);
+    expect(failed.status).toBe(200);
+    expect(failed.json).toEqual({
+      success: false,
+      job_id: created.json.job_id,
+      status: 'failed',
+      code: 'NAVIGATION_FAILED',
+      error: 'Could not load https://example.com/: net::ERR_CONNECTION_REFUSED',
+    });
+  });
+
+  it('rejects a missing job_id and an out-of-range wait with 400', async () => {
+    expect((await getJson(`${gw.origin}/v1/screenshots`)).status).toBe(400);
+    const wait = await getJson(`${gw.origin}/v1/screenshots?job_id=x&wait=61`);
+    expect(wait.status).toBe(400);
+    expect(wait.json.error).toMatch(/'wait'/);
+  });
+});
