@@ -17,6 +17,16 @@ function withoutNulls(body: unknown): unknown {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
 }
 
+/**
+ * Every `/v1/...` path also answers under `/api/v1/...`: the Supacrawler SDKs put `/api` in their
+ * base URL (hosted) or not (self-hosted), and both must reach the same handler.
+ */
+export function routePaths(route: Pick<AnyRoute, 'paths'>): string[] {
+  const paths = new Set(route.paths);
+  for (const path of route.paths) if (path.startsWith('/v1/')) paths.add(`/api${path}`);
+  return [...paths];
+}
+
 export function mountRoute(app: Express, route: AnyRoute, deps: GatewayDeps, guard: RouteGuard): void {
   const handler = async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -44,7 +54,7 @@ export function mountRoute(app: Express, route: AnyRoute, deps: GatewayDeps, gua
       next(error);
     }
   };
-  for (const path of route.paths) {
+  for (const path of routePaths(route)) {
     app[route.method](path, ...guard(route), handler);
   }
 }
