@@ -57,7 +57,7 @@ export function captureScreenshot(pool: BrowserPool, request: ScreenshotCreateRe
 }
 
 async function capture(job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
-  const device = resolveDevice(request.device, request.width, request.height);
+  const device = resolveDevice(request.device, request.width, request.height, request.device_scale);
   const timeoutMs = request.timeout * 1000;
   const page = await job.context.newPage();
   page.setDefaultTimeout(timeoutMs);
@@ -67,7 +67,12 @@ async function capture(job: BrowserJob, request: ScreenshotCreateRequest, option
   if (request.wait_for_selector) await assertValidSelectors(page, 'wait_for_selector', [request.wait_for_selector]);
   // Our own style injection (hiding, ad cosmetics) must work on pages with a strict CSP.
   await page.setBypassCSP(true);
-  await emulateDevice(page, device, { userAgent: job.userAgent, darkMode: request.dark_mode });
+  await emulateDevice(page, device, {
+    userAgent: job.userAgent,
+    darkMode: request.dark_mode,
+    reducedMotion: request.reduced_motion,
+    highContrast: request.high_contrast,
+  });
   const adblocker = request.block_ads ? await job.adblocker() : undefined;
   const filter = await installRequestFilter(page, { urlGuard: options.urlGuard });
   if (adblocker) await adblocker.enable(page);

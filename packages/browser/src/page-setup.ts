@@ -1,8 +1,14 @@
 import type { Page } from 'puppeteer-core';
 import { BadRequest, type DevicePreset } from '@sitelens/contracts';
 
-/** Viewport, pixel ratio, touch and user agent of a device preset; the color scheme the page sees. */
-export async function emulateDevice(page: Page, device: DevicePreset, options: { userAgent: string; darkMode: boolean }): Promise<void> {
+export interface MediaPreferences {
+  darkMode: boolean;
+  reducedMotion?: boolean;
+  highContrast?: boolean;
+}
+
+/** Viewport, pixel ratio, touch and user agent of a device preset; the media preferences the page sees. */
+export async function emulateDevice(page: Page, device: DevicePreset, options: { userAgent: string } & MediaPreferences): Promise<void> {
   await Promise.all([
     page.setViewport({
       width: device.width,
@@ -12,8 +18,21 @@ export async function emulateDevice(page: Page, device: DevicePreset, options: {
       hasTouch: device.hasTouch,
     }),
     page.setUserAgent(device.userAgent ?? options.userAgent),
-    page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: options.darkMode ? 'dark' : 'light' }]),
+    page.emulateMediaFeatures([
+      { name: 'prefers-color-scheme', value: options.darkMode ? 'dark' : 'light' },
+      { name: 'prefers-reduced-motion', value: options.reducedMotion ? 'reduce' : 'no-preference' },
+    ]),
+    options.highContrast ? emulateHighContrast(page) : undefined,
   ]);
+}
+
+/**
+ * `prefers-contrast: more`. Puppeteer's emulateMediaFeatures refuses this feature name, so it goes
+ * straight to the DevTools protocol on a session of its own (overrides of both sessions apply).
+ */
+async function emulateHighContrast(page: Page): Promise<void> {
+  const session = await page.createCDPSession();
+  await session.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-contrast', value: 'more' }] });
 }
 
 /** Alerts, confirms and prompts would stall the page; nobody is there to answer them. */

@@ -94,6 +94,12 @@ describe('captureScreenshot', () => {
       expect(custom.metadata).toMatchObject({ width: 800, height: 600, device: 'custom' });
     });
 
+    it('lets width, height and device_scale override a preset (the Supacrawler clients send them with desktop)', async () => {
+      const shot = await shoot({ url: `${site.origin}/plain.html`, device: 'desktop', width: 640, height: 400, device_scale: 2 });
+      expect([shot.metadata.width, shot.metadata.height]).toEqual([1280, 800]);
+      expect(shot.metadata.device).toBe('desktop');
+    });
+
     it('encodes real JPEG and WebP images, with quality', async () => {
       const url = `${site.origin}/tall.html`;
       const jpeg = await shoot({ url, format: 'jpeg', device: 'custom', width: 640, height: 480 });
@@ -135,6 +141,23 @@ describe('captureScreenshot', () => {
       expect(luminance(light.at(10, 690))).toBeGreaterThan(200);
     });
 
+    it('reduced_motion and high_contrast reach the page as media preferences', async () => {
+      site.route('/prefs', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(
+          '<style>html,body{margin:0;height:100%;background:rgb(255,255,255)}' +
+            '@media (prefers-reduced-motion: reduce){html,body{background:rgb(255,0,0)}}' +
+            '@media (prefers-contrast: more){html,body{background:rgb(0,0,255)}}</style>',
+        );
+      });
+      const plain = decodePng((await shoot({ url: `${site.origin}/prefs`, ...small })).image);
+      const motion = decodePng((await shoot({ url: `${site.origin}/prefs`, reduced_motion: true, ...small })).image);
+      const contrast = decodePng((await shoot({ url: `${site.origin}/prefs`, high_contrast: true, ...small })).image);
+      expect(near(plain.at(500, 350), WHITE)).toBe(true);
+      expect(near(motion.at(500, 350), RED)).toBe(true);
+      expect(near(contrast.at(500, 350), BLUE)).toBe(true);
+    });
+
     it('hide_selectors hides the element and its descendants, keeping the layout', async () => {
       const url = `${site.origin}/hide.html`;
       const shown = decodePng((await shoot({ url, ...small })).image);
@@ -163,9 +186,10 @@ describe('captureScreenshot', () => {
 
     it('rejects an invalid CSS selector with a clear message before loading the page', async () => {
       site.hits.length = 0;
-      const error = await failure(shoot({ url: `${site.origin}/hide.html`, hide_selectors: ['.ok', 'div[[broken'] }));
+      // The gateway's syntax check lets this one through; the browser's grammar is the final word.
+      const error = await failure(captureScreenshot(pool, { ...request({ url: `${site.origin}/hide.html` }), hide_selectors: ['.ok', '.x >'] }, options));
       expect(error.code).toBe('INVALID_REQUEST');
-      expect(error.message).toBe('hide_selectors[1] is not a valid CSS selector: div[[broken');
+      expect(error.message).toBe('hide_selectors[1] is not a valid CSS selector: .x >');
       expect(site.hits).not.toContain('/hide.html');
     });
 

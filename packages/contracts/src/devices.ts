@@ -25,15 +25,22 @@ export type DeviceName = (typeof DEVICE_NAMES)[number];
 export const CUSTOM_WIDTH = { min: 100, max: 3840 } as const;
 export const CUSTOM_HEIGHT = { min: 100, max: 2160 } as const;
 
-export function resolveDevice(device: DeviceName, width?: number, height?: number): DevicePreset {
-  if (device === 'custom') {
-    return {
-      width: width ?? DEVICE_PRESETS.desktop.width,
-      height: height ?? DEVICE_PRESETS.desktop.height,
-      deviceScaleFactor: 1,
-      isMobile: false,
-      hasTouch: false,
-    };
-  }
-  return DEVICE_PRESETS[device];
+export const DEVICE_SCALE = { min: 1, max: 3 } as const;
+
+/**
+ * The viewport a request gets. `custom` is a 1x desktop of the given size; on a preset, a given
+ * width/height/scale overrides the preset's (the Supacrawler clients send `desktop` with an
+ * explicit 1920x1080 and `device_scale`).
+ */
+export function resolveDevice(device: DeviceName, width?: number, height?: number, deviceScale?: number): DevicePreset {
+  const base: DevicePreset =
+    device === 'custom'
+      ? { ...DEVICE_PRESETS.desktop, deviceScaleFactor: 1 }
+      : DEVICE_PRESETS[device];
+  return {
+    ...base,
+    width: width ?? base.width,
+    height: height ?? base.height,
+    deviceScaleFactor: deviceScale ?? base.deviceScaleFactor,
+  };
 }

@@ -1,3 +1,4 @@
+import { parse as parseCssSelector } from 'css-what';
 import { z } from 'zod';
 
 /** Field builders shared by request schemas, so every route words its rules the same way. */
@@ -38,3 +39,22 @@ export const boundedInt = (min: number, max: number) =>
     .int('must be a whole number')
     .min(min, `must be between ${min} and ${max}`)
     .max(max, `must be between ${min} and ${max}`);
+
+/** True when css-what can parse the selector; the page's DOM still has the final word. */
+export function isCssSelector(value: string): boolean {
+  try {
+    parseCssSelector(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A CSS selector string, its syntax checked. */
+export const cssSelector = (maxLength: number) =>
+  z
+    .string({ error: 'must be a CSS selector string' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(maxLength, `must be at most ${maxLength} characters`)
+    .refine(isCssSelector, 'is not a valid CSS selector');

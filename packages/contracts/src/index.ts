@@ -2,5 +2,8 @@ export * from './errors';
 export * from './devices';
 export * from './fields';
 export * from './screenshot';
+export * from './scrape';
+export * from './crawl';
 export * from './queues';
 export * from './plans';
+export * from './watch';

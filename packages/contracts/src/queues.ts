@@ -1,4 +1,7 @@
 import type { ScreenshotCreateRequest, ScreenshotMetadata } from './screenshot';
+import type { WatchChangeType, WatchNotificationOutcome, WatchTrigger } from './watch';
+import type { ScrapeQuery, ScrapeResponse } from './scrape';
+import type { CrawlData, CrawlJobRequest } from './crawl';
 
 /**
  * Queue topology. One queue per worker service so each can be scaled on its own waiting list
@@ -61,4 +64,101 @@ export type ParseQueueJobName = 'scrape' | 'crawl' | 'parse' | 'watch';
 
 export interface ParseQueuePayload extends JobEnvelope {
   [field: string]: unknown;
+}
+
+/**
+ * One kind's payload as a plain object type (the envelope plus its own fields). Interfaces are not
+ * assignable to ParseQueuePayload's index signature; a mapped type is, so `queue.add` takes it.
+ */
+export type ParseQueueJobPayload<Fields extends object> = { [K in keyof (JobEnvelope & Fields)]: (JobEnvelope & Fields)[K] };
+
+/**
+ * Scrape jobs (job name `scrape`): the gateway enqueues the validated query and waits for the
+ * result, the GET /v1/scrape body. `timeoutSeconds` is the query's `timeout`, counted from
+ * `acceptedAt`: the worker stops there, since the client is no longer waiting. `linkMapPages`
+ * bounds the pages a link map (format=links, depth > 1) visits; the gateway applies the plan cap.
+ */
+export type ScrapeJobPayload = ParseQueueJobPayload<{ request: ScrapeQuery; linkMapPages: number }>;
+export type ScrapeJobResult = ScrapeResponse;
+
+/**
+ * Crawl jobs (job name `crawl`): progress is `CrawlProgress` while running, the result is the
+ * lookup's `data`. `link_limit` is already capped by the plan.
+ */
+export type CrawlJobPayload = ParseQueueJobPayload<{ request: CrawlJobRequest }>;
+export type CrawlJobResult = CrawlData;
+
+/**
+ * Parse jobs (job name `parse`): the gateway validates the request and enqueues it; the parse
+ * worker reports each stage and each extracted page as job progress (`ParseJobProgress`, the spec
+ * 2.5 chunk) and returns the full response body (`ParseJobResult`).
+ */
+export const PARSE_WORKFLOW_STATUSES = ['analyzing', 'scraping', 'crawling', 'extracting', 'formatting', 'completed', 'failed'] as const;
+export type ParseWorkflowStatus = (typeof PARSE_WORKFLOW_STATUSES)[number];
+
+export type ParseOutputFormat = 'json' | 'csv' | 'markdown';
+
+/** The validated request as the worker needs it. `output_format` unset lets prompt words choose. */
+export interface ParseJobRequest {
+  prompt: string;
+  schema?: Record<string, unknown>;
+  output_format?: ParseOutputFormat;
+  max_depth: number;
+  max_pages: number;
+}
+
+export interface ParseJobPayload extends JobEnvelope {
+  request: ParseJobRequest;
+}
+
+/** Data extracted from one page, as streamed in `partial_results`. */
+export interface ParsePageResult {
+  url: string;
+  data: unknown;
+}
+
+/** One progress report (and streamed chunk): a stage starting, a page collected or extracted. */
+export interface ParseJobProgress {
+  success: true;
+  workflow_status: ParseWorkflowStatus;
+  pages_processed: number;
+  total_pages?: number;
+  partial_results: ParsePageResult[];
+}
+
+export interface ParseJobResult {
+  success: true;
+  /** Object/array for json, text for csv and markdown. */
+  data: unknown;
+  workflow_status: 'completed';
+  output_format: ParseOutputFormat;
+  pages_processed: number;
+  total_pages: number;
+  /** Milliseconds the worker spent; the gateway reports the request's own time instead. */
+  execution_time: number;
+  warnings: string[];
+  /** Pages that could not be fetched and were skipped. */
+  errors: { url: string; error: string }[];
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+}
+
+/** Redis key the gateway sets when a parse's client goes away; the worker polls it and stops. */
+export function parseCancelKey(prefix: string, jobId: string): string {
+  return `${prefix}:parse:cancel:${jobId}`;
+}
+
+/** A watch check: the watch is read from its store when the job runs, so edits apply at once. */
+export type WatchJobPayload = JobEnvelope & { watchId: string; trigger: WatchTrigger };
+
+export interface WatchJobResult {
+  watchId: string;
+  /** Set when the check ran and stored a result. */
+  resultId?: string;
+  has_changed?: boolean;
+  change_type?: WatchChangeType | null;
+  /** Why the check did not run: the watch is gone, or paused (scheduled runs only). */
+  skipped?: 'deleted' | 'paused';
+  notifications?: WatchNotificationOutcome;
 }

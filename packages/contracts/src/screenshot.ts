@@ -1,6 +1,6 @@
 import { parse as parseSelector } from 'css-what';
 import { z } from 'zod';
-import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES } from './devices';
+import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES, DEVICE_SCALE } from './devices';
 import { boundedInt, httpUrl, queryInt } from './fields';
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
@@ -46,7 +46,14 @@ export const screenshotCreateRequest = z
       .default('png')
       .transform((value): ImageFormat => (value === 'jpg' ? 'jpeg' : value)),
     quality: boundedInt(1, 100).optional(),
+    device_scale: z
+      .number({ error: 'must be a number' })
+      .min(DEVICE_SCALE.min, `must be between ${DEVICE_SCALE.min} and ${DEVICE_SCALE.max}`)
+      .max(DEVICE_SCALE.max, `must be between ${DEVICE_SCALE.min} and ${DEVICE_SCALE.max}`)
+      .optional(),
     dark_mode: z.boolean().default(false),
+    reduced_motion: z.boolean().default(false),
+    high_contrast: z.boolean().default(false),
     hide_selectors: z
       .array(selector)
       .max(SCREENSHOT_LIMITS.maxHideSelectors, `must hold at most ${SCREENSHOT_LIMITS.maxHideSelectors} selectors`)

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { boundedInt, httpUrl } from './fields';
+
+/** POST /v1/crawl: a crawl job, looked up later at GET /v1/crawl/<job_id>. */
+
+export const CRAWL_FORMATS = ['markdown', 'html', 'text'] as const;
+export type CrawlFormat = (typeof CRAWL_FORMATS)[number];
+
+export const CRAWL_LIMITS = {
+  depth: { min: 1, max: 5, default: 1 },
+  /** Pages in the result, the start page included. Hosted plans lower the maximum. */
+  linkLimit: { min: 1, max: 1000, default: 10 },
+  maxPatterns: 50,
+  maxPatternLength: 500,
+  maxWebhookHeaders: 20,
+} as const;
+
+/** RFC 9110 token: what a header name may be. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+
+const webhookHeaders = z
+  .record(z.string(), z.string({ error: 'must map header names to string values' }).max(4096, 'values must be at most 4096 characters'))
+  .refine((headers) => Object.keys(headers).length <= CRAWL_LIMITS.maxWebhookHeaders, {
+    message: `must hold at most ${CRAWL_LIMITS.maxWebhookHeaders} headers`,
+  })
+  .refine((headers) => Object.keys(headers).every((name) => HEADER_NAME.test(name)), { message: 'holds an invalid header name' })
+  .refine((headers) => Object.values(headers).every((value) => !/[\r\n\0]/.test(value)), {
+    message: 'values must not contain line breaks',
+  });
+
+/**
+ * The body. Supacrawler clients also send proxy and user-agent settings, `fresh` and `type`:
+ * unknown fields are ignored, as the contract says.
+ */
+export const crawlCreateRequest = z.object({
+  url: httpUrl(),
+  format: z.enum(CRAWL_FORMATS).default('markdown'),
+  depth: boundedInt(CRAWL_LIMITS.depth.min, CRAWL_LIMITS.depth.max).default(CRAWL_LIMITS.depth.default),
+  /** Left optional so the plan cap can lower the default instead of refusing it. */
+  link_limit: boundedInt(CRAWL_LIMITS.linkLimit.min, CRAWL_LIMITS.linkLimit.max).optional(),
+  /** Path globs ("/blog/*") a discovered page must match to be followed. */
+  patterns: z
+    .array(
+      z
+        .string({ error: 'must be path glob strings' })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(CRAWL_LIMITS.maxPatternLength, `must be at most ${CRAWL_LIMITS.maxPatternLength} characters`),
+    )
+    .max(CRAWL_LIMITS.maxPatterns, `must hold at most ${CRAWL_LIMITS.maxPatterns} patterns`)
+    .default([]),
+  include_subdomains: z.boolean().default(false),
+  include_html: z.boolean().default(false),
+  /** Absent: automatic (render only pages whose HTML is an empty script shell). */
+  render_js: z.boolean().optional(),
+  webhook_url: httpUrl().optional(),
+  webhook_headers: webhookHeaders.optional(),
+});
+
+export type CrawlCreateRequest = z.infer<typeof crawlCreateRequest>;
+
+/** What the crawl job carries: the request with the page cap settled by the gateway. */
+export type CrawlJobRequest = Omit<CrawlCreateRequest, 'link_limit'> & { link_limit: number };
+
+/** Seconds a crawl may run: generous per page, bounded so no job is "processing" for hours. */
+export function crawlTimeoutSeconds(linkLimit: number): number {
+  return Math.min(3_600, 120 + linkLimit * 3);
+}
+
+export const crawlStatisticsSchema = z.object({
+  total_pages: z.number().int(),
+  successful_pages: z.number().int(),
+  failed_pages: z.number().int(),
+});
+
+export type CrawlStatistics = z.infer<typeof crawlStatisticsSchema>;
+
+/** A completed crawl's `data` (the Supacrawler clients' CrawlJobData); also the job's result. */
+export const crawlDataSchema = z.object({
+  url: z.string(),
+  crawl_data: z.record(
+    z.string(),
+    z.object({
+      /** The page in the crawl's format (markdown, or text for format text). */
+      markdown: z.string(),
+      html: z.string().optional(),
+      links: z.array(z.string()),
+      metadata: z.object({ title: z.string(), status_code: z.number().int() }),
+    }),
+  ),
+  error_data: z.record(z.string(), z.string()),
+  statistics: crawlStatisticsSchema,
+});
+
+export type CrawlData = z.infer<typeof crawlDataSchema>;
+
+/** What a running crawl reports as job progress; the lookup shows it as `data`. */
+export interface CrawlProgress {
+  statistics: CrawlStatistics;
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { httpUrl, queryBoolean, queryInt } from './fields';
+
+/** GET /v1/scrape: one page, answered synchronously (the gateway waits for a parse-queue job). */
+
+export const SCRAPE_FORMATS = ['markdown', 'html', 'text', 'links'] as const;
+export type ScrapeFormat = (typeof SCRAPE_FORMATS)[number];
+
+export const SCRAPE_LIMITS = {
+  /** Seconds the whole scrape may take; past it the answer is 408. */
+  timeoutSeconds: { min: 1, max: 120, default: 30 },
+  /** format=links: link hops explored (1 is the page's own links). */
+  depth: { min: 1, max: 5, default: 1 },
+  maxLinks: { min: 1, max: 10_000 },
+  /** format=links with depth > 1: pages visited for links (lowered to a hosted plan's cap). */
+  linkMapPages: 10,
+  /** Seconds a scrape result is reused for the same request (`fresh=true` skips it). */
+  cacheSeconds: 300,
+} as const;
+
+/**
+ * The query. Supacrawler clients also send proxy and user-agent settings (proxy_mode,
+ * rotate_user_agent, wait_for_selectors...): unknown parameters are ignored, as the contract says.
+ */
+export const scrapeQuery = z.object({
+  url: httpUrl(),
+  format: z.enum(SCRAPE_FORMATS).default('markdown'),
+  include_html: queryBoolean().default(false),
+  /** Absent: automatic (render in Chromium only when the fetched HTML is an empty script shell). */
+  render_js: queryBoolean().optional(),
+  /** Skip the short result cache. */
+  fresh: queryBoolean().default(false),
+  depth: queryInt(SCRAPE_LIMITS.depth.min, SCRAPE_LIMITS.depth.max).default(SCRAPE_LIMITS.depth.default),
+  max_links: queryInt(SCRAPE_LIMITS.maxLinks.min, SCRAPE_LIMITS.maxLinks.max).optional(),
+  timeout: queryInt(SCRAPE_LIMITS.timeoutSeconds.min, SCRAPE_LIMITS.timeoutSeconds.max).default(SCRAPE_LIMITS.timeoutSeconds.default),
+});
+
+export type ScrapeQuery = z.infer<typeof scrapeQuery>;
+
+const optionalText = z.string().optional();
+
+/** The 200 body (the Supacrawler clients' ScrapeResponse); also the scrape job's result. */
+export const scrapeResponseSchema = z.object({
+  success: z.literal(true),
+  url: z.string(),
+  title: z.string(),
+  content: z.string(),
+  html: optionalText,
+  links: z.array(z.string()),
+  discovered: z.number().int(),
+  metadata: z.object({
+    status_code: z.number().int(),
+    source_url: z.string(),
+    title: z.string(),
+    description: optionalText,
+    language: optionalText,
+    canonical: optionalText,
+    favicon: optionalText,
+    og_title: optionalText,
+    og_description: optionalText,
+    og_image: optionalText,
+    /** format=links: the link hops explored. */
+    depth: z.number().int().optional(),
+  }),
+});
+
+export type ScrapeResponse = z.infer<typeof scrapeResponseSchema>;

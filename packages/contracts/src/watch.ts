@@ -1,0 +1,149 @@
+import { parseExpression } from 'cron-parser';
+import { z } from 'zod';
+import { boundedInt, cssSelector, httpUrl } from './fields';
+
+/** Watch: a page checked on a schedule, its changes kept and notified (Supacrawler's `/v1/watch`). */
+
+export const WATCH_FREQUENCIES = ['hourly', 'daily', 'weekly', 'monthly', 'custom'] as const;
+export type WatchFrequency = (typeof WATCH_FREQUENCIES)[number];
+
+export const WATCH_NOTIFICATION_PREFERENCES = ['changes_only', 'all_runs'] as const;
+export type WatchNotificationPreference = (typeof WATCH_NOTIFICATION_PREFERENCES)[number];
+
+/** `first`: nothing to compare with yet; `none`: unchanged; `added`/`removed`: the content appeared or went away. */
+export const WATCH_CHANGE_TYPES = ['first', 'none', 'content', 'added', 'removed'] as const;
+export type WatchChangeType = (typeof WATCH_CHANGE_TYPES)[number];
+
+export type WatchStatus = 'active' | 'paused';
+
+/** What started a check: the baseline taken at create, the schedule, or `POST /check`. */
+export type WatchTrigger = 'create' | 'schedule' | 'manual';
+
+export const WATCH_LIMITS = {
+  maxSelectorLength: 500,
+  maxCronLength: 120,
+  /** Results kept per watch, newest first; older ones (and their images) are dropped. */
+  historySize: 25,
+  /** Characters of content (and of html_content) kept per result; the hash covers all of it. */
+  maxResultChars: 100_000,
+  /** Characters of the unified diff kept per result. */
+  maxDiffChars: 8_000,
+  /** Hosted mode: the shortest interval a custom schedule may have. */
+  minHostedIntervalSeconds: 60,
+  /** Bound of one check's page work (fetch, render, screenshot wait). */
+  checkTimeoutSeconds: 120,
+} as const;
+
+export type CronCheck = { ok: true; intervalSeconds: number } | { ok: false; error: string };
+
+/**
+ * Checks a cron expression with the parser BullMQ's scheduler runs it with (cron-parser 4, UTC):
+ * five fields, six with seconds first, or an `@daily`-style alias. `intervalSeconds` is the
+ * shortest gap between the next few runs.
+ */
+export function checkCron(expression: string): CronCheck {
+  const text = expression.trim();
+  const fields = text.split(/\s+/).length;
+  if (!text.startsWith('@') && fields !== 5 && fields !== 6) {
+    return { ok: false, error: 'must be a cron expression of 5 fields (or 6, seconds first)' };
+  }
+  try {
+    const runs = parseExpression(text, { tz: 'UTC' });
+    const times = Array.from({ length: 6 }, () => runs.next().getTime());
+    const gaps = times.slice(1).map((time, i) => time - times[i]!);
+    return { ok: true, intervalSeconds: Math.round(Math.min(...gaps) / 1000) };
+  } catch (error) {
+    return { ok: false, error: `is not a valid cron expression (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+export const watchCreateRequest = z
+  .object({
+    url: httpUrl(),
+    frequency: z.enum(WATCH_FREQUENCIES, { error: `must be one of ${WATCH_FREQUENCIES.join(', ')}` }),
+    custom_frequency: z
+      .string({ error: 'must be a cron expression string' })
+      .trim()
+      .max(WATCH_LIMITS.maxCronLength, `must be at most ${WATCH_LIMITS.maxCronLength} characters`)
+      .optional(),
+    selector: cssSelector(WATCH_LIMITS.maxSelectorLength).optional(),
+    include_html: z.boolean().default(false),
+    include_image: z.boolean().default(false),
+    full_page: z.boolean().default(false),
+    quality: boundedInt(1, 100).optional(),
+    notification_preference: z
+      .enum(WATCH_NOTIFICATION_PREFERENCES, { error: `must be one of ${WATCH_NOTIFICATION_PREFERENCES.join(', ')}` })
+      .default('changes_only'),
+    notify_email: z.email({ error: 'must be an email address' }).max(320, 'is too long').optional(),
+    webhook_url: httpUrl().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.frequency !== 'custom') return;
+    if (!value.custom_frequency) {
+      ctx.addIssue({ code: 'custom', path: ['custom_frequency'], message: 'is required when frequency is custom' });
+      return;
+    }
+    const cron = checkCron(value.custom_frequency);
+    if (!cron.ok) ctx.addIssue({ code: 'custom', path: ['custom_frequency'], message: cron.error });
+  })
+  // A cron given with a named frequency is not used, so it is not kept either.
+  .transform((value) => (value.frequency === 'custom' ? value : { ...value, custom_frequency: undefined }));
+
+export type WatchCreateRequest = z.infer<typeof watchCreateRequest>;
+
+/** A watch as clients see it (the Supacrawler client's field names). */
+export interface Watch {
+  id: string;
+  url: string;
+  frequency: WatchFrequency;
+  custom_frequency?: string;
+  selector?: string;
+  include_html: boolean;
+  include_image: boolean;
+  full_page: boolean;
+  quality?: number;
+  notification_preference: WatchNotificationPreference;
+  notify_email?: string;
+  webhook_url?: string;
+  status: WatchStatus;
+  created_at: string;
+  updated_at: string;
+  last_check: string | null;
+  last_change: string | null;
+  last_notification: string | null;
+}
+
+/** A watch as stored: the owning API key id in hosted mode. */
+export interface WatchRecord extends Watch {
+  owner?: string;
+}
+
+export interface WatchNotificationOutcome {
+  webhook?: { delivered: boolean; attempts: number; status?: number; error?: string };
+  email?: { sent: boolean; error?: string };
+}
+
+/** One check's outcome as stored; clients get `image_url` (freshly signed) in place of `image_key`. */
+export interface WatchResultRecord {
+  id: string;
+  executed_at: string;
+  /** The schedule tick this check ran for (scheduled checks only). */
+  scheduled_for?: string;
+  trigger: WatchTrigger;
+  status: 'completed' | 'failed';
+  has_changed: boolean;
+  change_type: WatchChangeType | null;
+  content_hash: string | null;
+  content: string;
+  content_truncated?: boolean;
+  html_content?: string;
+  /** Unified diff against the previous content (changes only), cut at `maxDiffChars`. */
+  diff?: string;
+  diff_stats?: { added_lines: number; removed_lines: number };
+  image_key?: string;
+  image_error?: string;
+  error?: string;
+  code?: string;
+}
+
+export type WatchResult = Omit<WatchResultRecord, 'image_key'> & { image_url: string | null };
