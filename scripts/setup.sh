@@ -31,7 +31,8 @@ stamp_file=node_modules/.sitelens-install-stamp
 stamp=$(cat pnpm-lock.yaml package.json packages/*/package.json services/*/package.json 2>/dev/null | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp_file" ] || [ "$(cat "$stamp_file")" != "$stamp" ]; then
   log "installing workspace dependencies"
-  if [ -f pnpm-lock.yaml ]; then pnpm install --frozen-lockfile --reporter=silent; else pnpm install --reporter=silent; fi
+  # append-only: quiet enough for CI logs, and an install failure still says why.
+  if [ -f pnpm-lock.yaml ]; then pnpm install --frozen-lockfile --reporter=append-only; else pnpm install --reporter=append-only; fi
   echo "$stamp" > "$stamp_file"
 fi
 
