@@ -89,20 +89,17 @@ describe('extractFromPages', () => {
     expect(result.warnings[0]).toContain('data/currency must match pattern');
   });
 
-  it('extracts pages concurrently: 4 pages at 300 ms each take about one round', async () => {
+  it('extracts pages concurrently: all 4 model calls are in flight at once', async () => {
     const urls = [1, 2, 3, 4].map((n) => `https://blog.example.com/post-${n}`);
     server.respondWith(byPage(Object.fromEntries(urls.map((url, i) => [url, reply.json({ title: `Post ${i + 1}` }, { latencyMs: 300 })]))));
     const client = model();
-    const started = performance.now();
     const result = await extractFromPages(
       { prompt: 'Get the title', pages: urls.map((url) => ({ url, markdown: `# Post at ${url}` })) },
       { model: client, concurrency: 4 },
     );
-    const elapsed = performance.now() - started;
     expect(result.data).toEqual([{ title: 'Post 1' }, { title: 'Post 2' }, { title: 'Post 3' }, { title: 'Post 4' }]);
+    // Sequential calls would never overlap; the speed itself is measured in bench/parse.
     expect(server.maxInFlight).toBe(4);
-    expect(elapsed).toBeGreaterThanOrEqual(300);
-    expect(elapsed).toBeLessThan(900); // sequential would be 1200 ms
   });
 
   it('never has more model calls in flight than the concurrency bound', async () => {
