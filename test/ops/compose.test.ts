@@ -49,6 +49,11 @@ describe('.env.example', () => {
   it('keeps optional settings commented out rather than empty (an empty URL is not a URL)', () => {
     for (const [name, value] of Object.entries(env.values)) expect([name, value]).not.toEqual([name, '']);
   });
+
+  it('sets WEBHOOK_SECRET: DATA_DIR is each container\'s own, and scaled parse workers must sign alike', () => {
+    expect(loadConfig(env.values).webhookSecret).toEqual(expect.any(String));
+    for (const name of APP_SERVICES) expect(services[name].volumes).toBeUndefined();
+  });
 });
 
 describe('docker-compose.yml', () => {

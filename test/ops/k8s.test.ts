@@ -162,6 +162,20 @@ describe('k8s manifests', () => {
     expect((container.volumeMounts as Doc[]).map((m) => m.mountPath)).toContain('/tmp');
   });
 
+  it.each(DEPLOYMENTS)('%s: no secret left to DATA_DIR, which is neither writable nor shared between pods', (name) => {
+    const dataDir = chainInstructions(stages, name, 'ENV')
+      .map((i) => /\bDATA_DIR=(\S+)/.exec(i.getArgumentsContent() ?? '')?.[1])
+      .filter(Boolean)
+      .pop();
+    expect(dataDir).toBe('/data');
+    expect((containerOf(name).volumeMounts as Doc[]).map((m) => m.mountPath)).not.toContain(dataDir);
+    const config = loadConfig(envOf(name));
+    // The parse worker signs webhooks; without WEBHOOK_SECRET it would write a key into DATA_DIR
+    // (EROFS at start) and every replica would sign with a different one.
+    expect(config.webhookSecret).toEqual(expect.any(String));
+    if (config.storage.driver === 'fs') expect(config.storage.signingSecret).toEqual(expect.any(String));
+  });
+
   it.each(DEPLOYMENTS)('%s: a PodDisruptionBudget', (name) => {
     const labels = named('Deployment', name).spec.template.metadata.labels;
     const budgets = ofKind('PodDisruptionBudget').filter((pdb) => selects(pdb.spec.selector.matchLabels, labels));

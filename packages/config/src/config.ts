@@ -134,6 +134,8 @@ const envSchema = z.object({
   }),
   ADMIN_TOKEN: optionalText,
   WEBHOOK_SECRET: optionalText,
+  SMTP_URL: optionalUrl(),
+  SMTP_FROM: z.string().trim().min(1, 'must not be empty').default('Sitelens <sitelens@localhost>'),
 
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl(),
@@ -189,6 +191,8 @@ export interface Config {
   adminToken: string | undefined;
   /** HMAC key of webhook signatures; without it the local secret in DATA_DIR (see storage) is used. */
   webhookSecret: string | undefined;
+  /** Outgoing mail for watch notifications; no email is sent without `url` (smtp:// or smtps://). */
+  smtp: { url: string | undefined; from: string };
   llm: {
     apiKey: string | undefined;
     baseUrl: string | undefined;
@@ -247,6 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeys: e.API_KEYS,
     adminToken: e.ADMIN_TOKEN,
     webhookSecret: e.WEBHOOK_SECRET,
+    smtp: { url: e.SMTP_URL, from: e.SMTP_FROM },
     llm: {
       apiKey: e.OPENAI_API_KEY,
       baseUrl: e.OPENAI_BASE_URL,

@@ -6,6 +6,15 @@ import { boundedInt, httpUrl } from './fields';
 export const CRAWL_FORMATS = ['markdown', 'html', 'text'] as const;
 export type CrawlFormat = (typeof CRAWL_FORMATS)[number];
 
+/**
+ * The Supacrawler JS client's own tests send `format: 'links'` to crawl: it is taken as markdown
+ * (every page carries its links anyway) rather than refused.
+ */
+const crawlFormat = z
+  .enum([...CRAWL_FORMATS, 'links'])
+  .default('markdown')
+  .transform((value): CrawlFormat => (value === 'links' ? 'markdown' : value));
+
 export const CRAWL_LIMITS = {
   depth: { min: 1, max: 5, default: 1 },
   /** Pages in the result, the start page included. Hosted plans lower the maximum. */
@@ -34,7 +43,7 @@ const webhookHeaders = z
  */
 export const crawlCreateRequest = z.object({
   url: httpUrl(),
-  format: z.enum(CRAWL_FORMATS).default('markdown'),
+  format: crawlFormat,
   depth: boundedInt(CRAWL_LIMITS.depth.min, CRAWL_LIMITS.depth.max).default(CRAWL_LIMITS.depth.default),
   /** Left optional so the plan cap can lower the default instead of refusing it. */
   link_limit: boundedInt(CRAWL_LIMITS.linkLimit.min, CRAWL_LIMITS.linkLimit.max).optional(),

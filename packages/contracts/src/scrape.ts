@@ -9,9 +9,10 @@ export type ScrapeFormat = (typeof SCRAPE_FORMATS)[number];
 export const SCRAPE_LIMITS = {
   /** Seconds the whole scrape may take; past it the answer is 408. */
   timeoutSeconds: { min: 1, max: 120, default: 30 },
-  /** format=links: link hops explored (1 is the page's own links). */
-  depth: { min: 1, max: 5, default: 1 },
-  maxLinks: { min: 1, max: 10_000 },
+  /** format=links: link hops explored (0 and 1 are the page's own links, as for Supacrawler). */
+  depth: { min: 0, max: 5, default: 1 },
+  /** format=links: most links answered; 0 is no cap (Supacrawler's clients allow it). */
+  maxLinks: { min: 0, max: 10_000 },
   /** format=links with depth > 1: pages visited for links (lowered to a hosted plan's cap). */
   linkMapPages: 10,
   /** Seconds a scrape result is reused for the same request (`fresh=true` skips it). */

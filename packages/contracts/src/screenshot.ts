@@ -62,6 +62,8 @@ export const screenshotCreateRequest = z
     wait_for_selector: selector.optional(),
     wait_until: z.enum(WAIT_UNTIL).default('load'),
     delay: z.number().min(0, 'must be between 0 and 30').max(SCREENSHOT_LIMITS.maxDelaySeconds, 'must be between 0 and 30').default(0),
+    // Supacrawler's synchronous form: the answer is the image itself once the job is done.
+    stream: z.boolean().default(false),
     timeout: boundedInt(SCREENSHOT_LIMITS.timeoutSeconds.min, SCREENSHOT_LIMITS.timeoutSeconds.max).default(
       SCREENSHOT_LIMITS.timeoutSeconds.default,
     ),

@@ -1,6 +1,6 @@
 import { parseExpression } from 'cron-parser';
 import { z } from 'zod';
-import { boundedInt, cssSelector, httpUrl } from './fields';
+import { boundedInt, cssSelector, httpUrl, queryInt } from './fields';
 
 /** Watch: a page checked on a schedule, its changes kept and notified (Supacrawler's `/v1/watch`). */
 
@@ -90,6 +90,19 @@ export const watchCreateRequest = z
   .transform((value) => (value.frequency === 'custom' ? value : { ...value, custom_frequency: undefined }));
 
 export type WatchCreateRequest = z.infer<typeof watchCreateRequest>;
+
+export const watchIdParams = z.object({ id: z.string().trim().min(1, 'is required').max(100, 'is too long') });
+export type WatchIdParams = z.infer<typeof watchIdParams>;
+
+export const watchListQuery = z.object({
+  limit: queryInt(1, 1000).default(100),
+  offset: queryInt(0, 1_000_000).default(0),
+});
+export type WatchListQuery = z.infer<typeof watchListQuery>;
+
+/** `POST /check` waits this long for the check to finish (0: answer at once with 202). */
+export const watchCheckQuery = z.object({ wait: queryInt(0, 60).default(20) });
+export type WatchCheckQuery = z.infer<typeof watchCheckQuery>;
 
 /** A watch as clients see it (the Supacrawler client's field names). */
 export interface Watch {

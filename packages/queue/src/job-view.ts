@@ -13,6 +13,26 @@ export function jobDeadline(envelope: JobEnvelope, queueGraceMs: number): number
 }
 
 /**
+ * The schedule tick (epoch ms) a job scheduler's job runs for; undefined for other jobs. BullMQ
+ * names each tick's job `repeat:<scheduler id>:<tick ms>`.
+ */
+export function schedulerTickOf(job: Pick<Job, 'id' | 'repeatJobKey'>): number | undefined {
+  if (!job.repeatJobKey) return undefined;
+  const tick = /^repeat:.+:(\d+)$/.exec(job.id ?? '')?.[1];
+  return tick === undefined ? undefined : Number(tick);
+}
+
+/**
+ * The envelope a job's deadline is judged by. A job scheduler writes its template once, so every
+ * tick's job carries the scheduler's creation time as `acceptedAt`; it counts as accepted at its
+ * tick instead. Other jobs are judged by their own envelope.
+ */
+export function dueEnvelope(job: Pick<Job<JobEnvelope>, 'data' | 'id' | 'repeatJobKey'>): JobEnvelope {
+  const tick = schedulerTickOf(job);
+  return tick !== undefined && tick > job.data.acceptedAt ? { ...job.data, acceptedAt: tick } : job.data;
+}
+
+/**
  * Maps BullMQ's states to processing/completed/failed. A job still unfinished past its deadline is
  * reported failed (and the worker that picks it up late refuses it), so nothing is "processing"
  * forever even when every worker is gone.

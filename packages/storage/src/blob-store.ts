@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 /** Where images and other job artifacts live. Drivers: S3 (presigned URLs) and filesystem (HMAC URLs). */
 export interface SignedUrl {
   url: string;
@@ -5,9 +6,18 @@ export interface SignedUrl {
   expiresAt: number;
 }
 
+/** An object's bytes as a stream, for answering a request with them. */
+export interface BlobContent {
+  body: Readable;
+  contentType: string;
+  size: number | undefined;
+}
+
 export interface BlobStore {
   readonly driver: 'fs' | 's3';
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** The object's content; throws when it does not exist. */
+  get(key: string): Promise<BlobContent>;
   /**
    * A URL a client can fetch the object from, valid `ttlSeconds`. `origin` is the absolute
    * origin of the gateway as the client sees it (fs driver URLs point back at the gateway).

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '@sitelens/config';
 import type { BlobStore } from './blob-store';
@@ -18,8 +18,12 @@ export async function localSecret(dataDir: string, configured: string | undefine
     return (await readFile(file, 'utf8')).trim();
   } catch {
     await mkdir(dataDir, { recursive: true });
-    const secret = randomBytes(32).toString('base64url');
-    await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
+    // Written aside, then linked into place: the link fails if another process got there first,
+    // and no process ever reads a half-written (empty) secret.
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    await writeFile(draft, randomBytes(32).toString('base64url'), { mode: 0o600 });
+    await link(draft, file).catch(() => undefined);
+    await unlink(draft).catch(() => undefined);
     return (await readFile(file, 'utf8')).trim();
   }
 }

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import type { BlobStore, SignedUrl } from './blob-store';
+import type { BlobContent, BlobStore, SignedUrl } from './blob-store';
 
 /** Keys are our own (`screenshots/<uuid>.png`); anything else is refused before touching the disk. */
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;
@@ -53,6 +53,12 @@ export class FsBlobStore implements BlobStore {
     const temp = `${file}.${process.pid}.tmp`;
     await writeFile(temp, body);
     await rename(temp, file);
+  }
+
+  async get(key: string): Promise<BlobContent> {
+    const file = this.pathOf(key);
+    const info = await stat(file);
+    return { body: createReadStream(file), size: info.size, contentType: CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream' };
   }
 
   sign(key: string, expires: number): string {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -9,7 +10,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { BlobStore, SignedUrl } from './blob-store';
+import type { BlobContent, BlobStore, SignedUrl } from './blob-store';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -51,6 +52,12 @@ export class S3BlobStore implements BlobStore {
     await this.client.send(
       new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }),
     );
+  }
+
+  async get(key: string): Promise<BlobContent> {
+    const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+    if (!(object.Body instanceof Readable)) throw new Error(`no body for ${key}`);
+    return { body: object.Body, size: object.ContentLength, contentType: object.ContentType ?? 'application/octet-stream' };
   }
 
   async signedUrl(key: string, options: { ttlSeconds: number }): Promise<SignedUrl> {

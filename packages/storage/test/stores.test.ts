@@ -38,6 +38,16 @@ describe('filesystem store', () => {
     expect(await store.openSigned('screenshots/a.png', expires, signature)).toEqual({ ok: false, reason: 'expired' });
   });
 
+  it('reads an object back as a stream with its type and size', async () => {
+    const content = await store.get('screenshots/a.png');
+    expect(content.contentType).toBe('image/png');
+    expect(content.size).toBe(PNG_BYTES.length);
+    const chunks: Buffer[] = [];
+    for await (const chunk of content.body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks)).toEqual(PNG_BYTES);
+    await expect(store.get('screenshots/none.png')).rejects.toThrow();
+  });
+
   it('refuses keys that could leave its folder', async () => {
     expect(await store.openSigned('../etc/passwd', '1', 'x')).toEqual({ ok: false, reason: 'signature' });
     await expect(store.put('../escape.png', PNG_BYTES, 'image/png')).rejects.toThrow(/invalid storage key/);
@@ -94,6 +104,17 @@ describe('S3 store (s3rver)', () => {
     expect((await fetch(signed.url)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     expect((await fetch(signed.url)).status).toBe(403);
+  });
+
+  it('reads an object back as a stream with its type and size', async () => {
+    const key = `screenshots/get-${Date.now()}.png`;
+    await store.put(key, PNG_BYTES, 'image/png');
+    const content = await store.get(key);
+    expect(content.contentType).toBe('image/png');
+    expect(content.size).toBe(PNG_BYTES.length);
+    const chunks: Buffer[] = [];
+    for await (const chunk of content.body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks)).toEqual(PNG_BYTES);
   });
 
   it('answers ping when the bucket exists and fails when it does not', async () => {

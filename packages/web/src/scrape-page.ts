@@ -19,6 +19,8 @@ export interface PageRequest {
   signal?: AbortSignal;
   /** Default true. */
   respectRobots?: boolean;
+  /** Content from the first element matching this CSS selector instead of the main content (watches). */
+  selector?: string;
 }
 
 export interface ScrapedPage {
@@ -35,9 +37,9 @@ export interface ScrapedPage {
 const HTML_TYPES = new Set(['', 'text/html', 'application/xhtml+xml']);
 const PLAIN_TYPES = /^(text\/|application\/(json|xml|ld\+json)$)|\+(json|xml)$/;
 
-function contentRequest(format: ContentFormat): ContentRequest {
+function contentRequest(format: ContentFormat, selector: string | undefined): ContentRequest {
   if (format === 'links') return {};
-  return { [format]: true };
+  return selector === undefined ? { [format]: true } : { [format]: true, selector };
 }
 
 function checkStatus(status: number, url: string): void {
@@ -74,7 +76,7 @@ async function render(url: string, request: PageRequest, deps: WebDeps): Promise
 export async function scrapePage(request: PageRequest, deps: WebDeps, resources: WebResources): Promise<ScrapedPage> {
   const requested = assertPublicUrl(request.url, urlCheckOf(deps)).href;
   await assertRobotsAllow(requested, request, resources);
-  const wanted = contentRequest(request.format);
+  const wanted = contentRequest(request.format, request.selector);
   const renderJs = request.renderJs ?? 'auto';
 
   if (renderJs === true) {

@@ -29,10 +29,14 @@ export interface GatewayDeps {
   store: BlobStore;
   startedAt: number;
   version: string;
+  /** Aborts when the gateway starts shutting down: long-polls answer at once with what they have. */
+  stopping: AbortSignal;
 }
 
 export interface BuiltGatewayDeps {
   deps: GatewayDeps;
+  /** Fires `deps.stopping`, before the server closes, so open long-polls end rather than hold it. */
+  stop(): void;
   /** Closes the queues, event streams and connections it opened. */
   close(): Promise<void>;
 }
@@ -60,6 +64,7 @@ export async function buildGatewayDeps(
   const events = { screenshot: createQueueEvents(QUEUES.screenshot, eventSettings), parse: createQueueEvents(QUEUES.parse, eventSettings) };
   for (const stream of Object.values(events)) stream.on('error', () => undefined);
   const store = options.store ?? (await createBlobStore(config.storage));
+  const stopping = new AbortController();
 
   const deps: GatewayDeps = {
     config,
@@ -72,10 +77,13 @@ export async function buildGatewayDeps(
     store,
     startedAt: Date.now(),
     version: options.version,
+    stopping: stopping.signal,
   };
   return {
     deps,
+    stop: () => stopping.abort(),
     async close() {
+      stopping.abort();
       // Bounded: with Redis gone, BullMQ's close would wait for a connection that never comes.
       const closing = [...Object.values(events), screenshot, parse].map((closable) => closable.close().catch(() => undefined));
       await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())]);

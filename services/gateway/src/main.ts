@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Config } from '@sitelens/config';
 import { createMetrics, type Logger, type Metrics } from '@sitelens/telemetry';
 import { createApp } from './app';
+import { answerClientError } from './http/client-error';
 import { createAuthGuard } from './auth/guard';
 import { buildGatewayDeps, type GatewayDeps } from './deps';
 
@@ -24,6 +25,7 @@ export async function startGateway(config: Config, logger: Logger, metrics: Metr
   });
   // Long-polls hold requests up to 60 s; keep idle keep-alive sockets shorter than proxies expect.
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   const address = server.address();
   logger.info({ address, mode: config.mode, storage: deps.store.driver }, 'gateway listening');
 
@@ -31,10 +33,16 @@ export async function startGateway(config: Config, logger: Logger, metrics: Metr
     server,
     deps,
     async close() {
+      // Long-polls answer now (the job's current state; clients poll again elsewhere), so closing
+      // waits only for requests that are quick anyway. Keep-alive connections go as soon as their
+      // last answer is out: idle ones now, the others when they turn idle.
+      built.stop();
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      clearInterval(sweep);
       await built.close();
     },
   };

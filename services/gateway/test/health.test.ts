@@ -24,6 +24,9 @@ describe('GET /v1/health', () => {
     const broken: BlobStore = {
       driver: 's3',
       put: async () => undefined,
+      get: async () => {
+        throw new Error('connect ECONNREFUSED');
+      },
       signedUrl: async () => ({ url: 'http://x', expiresAt: 0 }),
       delete: async () => undefined,
       sweep: async () => 0,

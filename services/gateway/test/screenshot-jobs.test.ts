@@ -130,6 +130,35 @@ describe('screenshot jobs through the gateway', () => {
     });
   });
 
+  it('with stream: true answers with the image bytes once the job is done (Supacrawler sync form)', async () => {
+    startStandInWorker();
+    setTimeout(() => release?.(), 200);
+    const response = await fetch(`${gw.origin}/v1/screenshots`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://example.com/', stream: true }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(IMAGE);
+    const jobId = response.headers.get('x-job-id');
+    expect((await getJson(`${gw.origin}/v1/screenshots?job_id=${jobId}`)).json).toMatchObject({ status: 'completed' });
+  });
+
+  it('with stream: true answers a failed job with its error as JSON', async () => {
+    worker = new Worker(
+      QUEUES.screenshot,
+      async () => {
+        const { UnrecoverableError } = await import('bullmq');
+        throw new UnrecoverableError('TIMEOUT: https://example.com/ did not finish loading within 5 s (wait_until=load)');
+      },
+      { connection: { url: testRedisUrl() }, prefix: gw.config.redis.prefix },
+    );
+    const response = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/', stream: true });
+    expect(response.status).toBe(408);
+    expect(response.json).toMatchObject({ success: false, code: 'TIMEOUT', error: expect.stringMatching(/did not finish loading/) });
+  });
+
   it('rejects a missing job_id and an out-of-range wait with 400', async () => {
     expect((await getJson(`${gw.origin}/v1/screenshots`)).status).toBe(400);
     const wait = await getJson(`${gw.origin}/v1/screenshots?job_id=x&wait=61`);

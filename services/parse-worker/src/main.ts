@@ -1,7 +1,7 @@
 import type { Job, Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { AppError, QUEUES, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
-import { createRedis, createWorker, jobDeadline, toJobFailure } from '@sitelens/queue';
+import { createRedis, createWorker, dueEnvelope, jobDeadline, toJobFailure } from '@sitelens/queue';
 import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { openParseWorkerContext, type ContextOptions, type ParseWorkerContext } from './context';
 import { createParseHandlers } from './handlers';
@@ -35,7 +35,7 @@ export async function startParseWorker(
       const jobLogger = logger.child({ jobId: job.id, job: job.name });
       const started = Date.now();
       try {
-        if (Date.now() > jobDeadline(job.data, config.jobQueueTimeoutMs)) {
+        if (Date.now() > jobDeadline(dueEnvelope(job), config.jobQueueTimeoutMs)) {
           throw new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline');
         }
         const handler = handlers[job.name];

@@ -89,7 +89,11 @@ export async function startScreenshotWorker(
       const drained = worker.close();
       await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs))]);
       await pool.close({ drainMs: 1_000 });
-      await worker.close(true).catch(() => undefined);
+      // Captures cut short by closing the browser fail as retryable, which BullMQ records through
+      // Redis: give that a moment. With Redis unreachable the close never resolves (it waits on
+      // its reconnecting fetch loop; a second close returns the same promise), so the wait is
+      // bounded and the connection dropped.
+      await Promise.race([drained.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000))]);
       connection.disconnect();
       await ops?.close();
     },

@@ -18,7 +18,7 @@ export interface MainContent {
 const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
 
 /** Rewrites links and images to absolute URLs (linkedom has no baseURI for Readability to use). */
-function absolutize(document: Document, base: string): void {
+export function absolutize(document: ParentNode, base: string): void {
   for (const anchor of Array.from(document.querySelectorAll('a[href]'))) {
     const href = anchor.getAttribute('href') ?? '';
     if (href.startsWith('#')) continue;

@@ -10,6 +10,7 @@ import { extractMainContent } from './main-content';
 import { createMarkdownConverter, type MarkdownConverter } from './markdown';
 import { htmlToText } from './text';
 import { looksLikeJsShell } from './js-shell';
+import { selectElement } from './selected-content';
 
 export interface ContentRequest {
   markdown?: boolean;
@@ -18,6 +19,8 @@ export interface ContentRequest {
   html?: boolean;
   /** Also decide whether the page is an empty script shell. */
   detectJsShell?: boolean;
+  /** Take the content from the first element matching this CSS selector instead of the main content. */
+  selector?: string;
 }
 
 export interface PageContent {
@@ -28,6 +31,8 @@ export interface PageContent {
   text?: string;
   contentHtml?: string;
   jsShell?: boolean;
+  /** With a `selector`: whether an element matched (no content fields when none did). */
+  selectorMatched?: boolean;
 }
 
 export interface ContentExtractor {
@@ -47,14 +52,23 @@ export function createContentExtractor(): ContentExtractor {
       if (jsShell !== undefined) result.jsShell = jsShell;
       if (!request.markdown && !request.text && !request.html) return result;
 
-      const main = extractMainContent(document, html, pageUrl, metadata.title);
-      if (!result.title) result.title = main.title;
+      let root: Element;
+      if (request.selector) {
+        const selected = selectElement(document, pageUrl, request.selector);
+        result.selectorMatched = selected !== null;
+        if (!selected) return result;
+        root = selected;
+      } else {
+        const main = extractMainContent(document, html, pageUrl, metadata.title);
+        if (!result.title) result.title = main.title;
+        root = main.root;
+      }
       if (request.markdown) {
         converter ??= createMarkdownConverter();
-        result.markdown = converter(main.root);
+        result.markdown = converter(root);
       }
-      if (request.text) result.text = htmlToText(main.root);
-      if (request.html) result.contentHtml = main.root.innerHTML.trim();
+      if (request.text) result.text = htmlToText(root);
+      if (request.html) result.contentHtml = (request.selector ? root.outerHTML : root.innerHTML).trim();
       return result;
     },
   };

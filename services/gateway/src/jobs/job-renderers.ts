@@ -2,6 +2,7 @@ import type { Job, JobState } from 'bullmq';
 import type { JobType } from '@sitelens/contracts';
 import { publicStateOf } from '@sitelens/queue';
 import type { GatewayDeps } from '../deps';
+import { renderCrawlJob } from './crawl-view';
 import { viewScreenshotJob, type ScreenshotJob } from './screenshot-view';
 
 /**
@@ -44,4 +45,5 @@ export const renderGenericJob: JobRenderer = async (job, state, deps) => {
 
 export const JOB_RENDERERS: Partial<Record<JobType, JobRenderer>> = {
   screenshot: renderScreenshot,
+  crawl: renderCrawlJob,
 };

@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../http/route';
+import { crawlCreate } from './crawl.create';
 import { docsAssetsGet } from './docs-assets.get';
 import { docsGet } from './docs.get';
 import { filesGet } from './files.get';
@@ -6,13 +7,41 @@ import { healthGet } from './health.get';
 import { jobsGet } from './jobs.get';
 import { metricsGet } from './metrics.get';
 import { openapiGet } from './openapi.get';
+import { parseCreate } from './parse.create';
+import { parseExamplesGet } from './parse.examples.get';
+import { parseGet } from './parse.get';
+import { parseLookupGet } from './parse.lookup.get';
+import { parseTemplatesGet } from './parse.templates.get';
+import { scrapeGet } from './scrape.get';
 import { screenshotsCreate } from './screenshots.create';
 import { screenshotsGet } from './screenshots.get';
+import { watchCheck } from './watch.check';
+import { watchCreate } from './watch.create';
+import { watchDelete } from './watch.delete';
+import { watchGet } from './watch.get';
+import { watchList } from './watch.list';
+import { watchPause } from './watch.pause';
+import { watchResume } from './watch.resume';
 
 /** Every API route, in one list: mounted by the app and documented by the OpenAPI generator. */
 export const API_ROUTES: readonly AnyRoute[] = [
   screenshotsCreate,
   screenshotsGet,
+  scrapeGet,
+  crawlCreate,
+  parseCreate,
+  // The literal paths before /v1/parse/:job_id, which would take them for job ids.
+  parseTemplatesGet,
+  parseExamplesGet,
+  parseGet,
+  parseLookupGet,
+  watchCreate,
+  watchList,
+  watchGet,
+  watchDelete,
+  watchPause,
+  watchResume,
+  watchCheck,
   jobsGet,
   healthGet,
   filesGet,

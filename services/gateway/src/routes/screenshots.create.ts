@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { screenshotCreateRequest, type ScreenshotCreateRequest } from '@sitelens/contracts';
+import { pipeline } from 'node:stream/promises';
+import type { Response } from 'express';
+import { TimeoutError, screenshotCreateRequest, type ScreenshotCreateRequest, type ScreenshotJobResult } from '@sitelens/contracts';
+import type { GatewayDeps } from '../deps';
+import { awaitJob } from '../jobs/await-job';
+import type { ScreenshotJob } from '../jobs/screenshot-view';
 import { defineRoute } from '../http/route';
+import { acceptedStatus } from '../http/accepted-status';
 import { withRedis } from '../jobs/redis-guard';
 import { assertUrlAllowed } from '../http/url-policy';
 
@@ -15,25 +21,47 @@ export const screenshotCreateResponse = z.object({
   metadata: z.object({ device: z.string() }),
 });
 
+/** Beyond the job's own timeout and delay: queueing, full-page scrolling, encoding and storing. */
+const STREAM_MARGIN_SECONDS = 30;
+
+/** `stream: true`: holds the request until the job ends and answers with the image bytes. */
+async function sendImageWhenDone(job: ScreenshotJob, options: { deps: GatewayDeps; res: Response; waitMs: number }): Promise<void> {
+  const { deps, res } = options;
+  const outcome = await awaitJob<ScreenshotJobResult>(deps.queues.screenshot, job, deps.events.screenshot, options.waitMs, deps.redis);
+  if (!outcome.finished) {
+    throw new TimeoutError(`The screenshot did not finish in time; poll GET /v1/screenshots?job_id=${job.id} for it`);
+  }
+  const content = await deps.store.get(outcome.result.key);
+  res.status(200);
+  res.setHeader('Content-Type', outcome.result.contentType);
+  if (content.size !== undefined) res.setHeader('Content-Length', String(content.size));
+  res.setHeader('X-Job-Id', String(job.id));
+  await pipeline(content.body, res);
+}
+
 export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
   method: 'post',
   paths: ['/v1/screenshots', '/api/v1/screenshots'],
-  summary: 'Create a screenshot job',
+  summary: 'Create a screenshot job (202 with a job id), or with stream: true wait for it and answer with the image bytes',
   tag: 'Screenshots',
   body: screenshotCreateRequest,
   responses: { 202: { description: 'Job accepted', schema: screenshotCreateResponse } },
-  async handler({ body, deps, origin, req }) {
+  async handler({ body, deps, origin, req, res }) {
     assertUrlAllowed(deps.config, body.url);
     const jobId = randomUUID();
-    await withRedis(deps.redis, () =>
+    const job = await withRedis(deps.redis, () =>
       deps.queues.screenshot.add(
         'screenshot',
         { request: body, timeoutSeconds: body.timeout, acceptedAt: Date.now(), owner: req.auth?.keyId },
         { jobId },
       ),
     );
+    if (body.stream) {
+      await sendImageWhenDone(job, { deps, res, waitMs: (body.timeout + body.delay + STREAM_MARGIN_SECONDS) * 1000 });
+      return undefined;
+    }
     return {
-      status: 202,
+      status: acceptedStatus(req),
       body: {
         success: true,
         job_id: jobId,

@@ -23,7 +23,7 @@ export const screenshotsGet = defineRoute<undefined, ScreenshotGetQuery>({
     };
     let job = await load();
     if (query.wait) {
-      await waitForJobEnd(job, deps.events.screenshot, query.wait * 1000);
+      await waitForJobEnd(job, deps.events.screenshot, query.wait * 1000, deps.stopping);
       job = await load();
     }
     const state = await withRedis(deps.redis, () => job.getState());

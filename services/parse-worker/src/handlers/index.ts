@@ -1,11 +1,20 @@
 import type { ParseQueueJobName } from '@sitelens/contracts';
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from '../main';
+import { createCrawlHandler } from './crawl';
+import { createParseHandler } from './parse';
+import { createScrapeHandler } from './scrape';
+import { createWatchHandler } from './watch';
 
 /**
  * The parse queue's job kinds and their handlers. Each kind lives in its own file in this folder
  * and is registered here by job name.
  */
-export function createParseHandlers(_context: ParseWorkerContext): Partial<Record<ParseQueueJobName, ParseJobHandler>> {
-  return {};
+export function createParseHandlers(context: ParseWorkerContext): Partial<Record<ParseQueueJobName, ParseJobHandler>> {
+  return {
+    parse: createParseHandler(context),
+    scrape: createScrapeHandler(context),
+    crawl: createCrawlHandler(context),
+    watch: createWatchHandler(context),
+  };
 }

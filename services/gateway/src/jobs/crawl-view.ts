@@ -1,0 +1,31 @@
+import type { CrawlProgress, CrawlStatistics, JobEnvelope } from '@sitelens/contracts';
+import { publicStateOf } from '@sitelens/queue';
+import type { JobRenderer } from './job-renderers';
+import { withRedis } from './redis-guard';
+
+const NO_PAGES_YET: CrawlStatistics = { total_pages: 0, successful_pages: 0, failed_pages: 0 };
+
+function statisticsOf(progress: unknown): CrawlStatistics {
+  const statistics = (progress as Partial<CrawlProgress> | undefined)?.statistics;
+  return statistics && typeof statistics === 'object' ? { ...NO_PAGES_YET, ...statistics } : NO_PAGES_YET;
+}
+
+/**
+ * A crawl job in the lookup: the result (`{url, crawl_data, error_data, statistics}`) once
+ * completed; while it runs, `data` holds its start URL and the statistics so far, so clients
+ * polling the job see it progress.
+ */
+export const renderCrawlJob: JobRenderer = async (found, state, deps) => {
+  // The job may have been read just before it completed: its result is then only in a fresh read.
+  const staleId = state === 'completed' && found.returnvalue == null ? found.id : undefined;
+  const job = (staleId === undefined ? undefined : await withRedis(deps.redis, () => deps.queues.parse.getJob(staleId))) ?? found;
+  const view = publicStateOf(job, state, Date.now(), deps.config.jobQueueTimeoutMs);
+  if (view.status === 'completed') return { success: true, status: 'completed', data: view.result };
+  if (view.status === 'failed') {
+    // Internal details stay in the worker's log.
+    const error = view.code === 'INTERNAL' ? 'Internal server error' : view.error;
+    return { success: false, status: 'failed', error, code: view.code };
+  }
+  const { request } = job.data as JobEnvelope & { request?: { url?: string } };
+  return { success: true, status: 'processing', data: { url: request?.url, statistics: statisticsOf(view.progress) } };
+};

@@ -1,0 +1,101 @@
+import type { Response } from 'express';
+import type { ParseJobProgress, ParseJobResult } from '@sitelens/contracts';
+import type { Logger } from '@sitelens/telemetry';
+import type { GatewayDeps } from '../deps';
+import type { RouteResult } from '../http/route';
+import { openChunkStream, type StreamFraming } from './chunk-stream';
+import { parseError, parseJobFailure } from './parse-errors';
+import { cancelParse, enqueueParse, type ParseJobSpec } from './parse-job';
+import { watchParseJob, type ParseOutcome, type ParseWatch } from './parse-watch';
+
+/** One parse request in flight at the gateway. */
+export interface ParseRun {
+  deps: GatewayDeps;
+  log: Logger;
+  res: Response;
+  spec: ParseJobSpec;
+  /** When the request arrived: execution_time is the client's wait. */
+  startedAt: number;
+}
+
+/** How long the gateway waits beyond the job's own budget before giving up on it. */
+const WAIT_MARGIN_MS = 30_000;
+
+function finalBody(run: ParseRun, result: ParseJobResult) {
+  return { ...result, execution_time: Date.now() - run.startedAt, job_id: run.spec.jobId };
+}
+
+function failure(run: ParseRun, outcome: Extract<ParseOutcome, { ok: false }>, pagesProcessed: number) {
+  return parseJobFailure(outcome.failedReason, { pagesProcessed, executionTimeMs: Date.now() - run.startedAt });
+}
+
+/** Watches the job, then adds it; a client that goes away before the end cancels the work. */
+async function start(run: ParseRun, onProgress: (chunk: ParseJobProgress) => void): Promise<ParseWatch> {
+  const { deps, res, spec } = run;
+  const watch = watchParseJob(deps, spec.jobId, { onProgress, waitMs: spec.timeoutSeconds * 1000 + WAIT_MARGIN_MS });
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    run.log.info({ jobId: spec.jobId }, 'parse client disconnected; cancelling');
+    watch.stop();
+    void cancelParse(deps, spec.jobId);
+  });
+  try {
+    await enqueueParse(deps, spec);
+  } catch (error) {
+    watch.stop();
+    throw error;
+  }
+  return watch;
+}
+
+/** `stream: false`: waits for the job and answers its result, or its error with its status. */
+export async function awaitParse(run: ParseRun): Promise<RouteResult> {
+  let pagesProcessed = 0;
+  const watch = await start(run, (chunk) => {
+    pagesProcessed = chunk.pages_processed;
+  });
+  const outcome = await watch.done;
+  if (outcome.ok) return { status: 200, body: finalBody(run, outcome.result) };
+  if (outcome.failedReason.startsWith('JOB_TIMEOUT')) void cancelParse(run.deps, run.spec.jobId);
+  throw failure(run, outcome, pagesProcessed);
+}
+
+/**
+ * `stream: true`: relays each progress chunk as it is written, then the full response as the last
+ * chunk; a failure ends the stream with the error body. Problems before the job is queued (Redis
+ * down) still get a plain error response with their status.
+ */
+export async function streamParse(run: ParseRun, framing: StreamFraming): Promise<undefined> {
+  // Chunks that arrive before the stream opens are held, then relayed live.
+  const early: ParseJobProgress[] = [];
+  let relay = (chunk: ParseJobProgress): void => {
+    early.push(chunk);
+  };
+  let pagesProcessed = 0;
+  const watch = await start(run, (chunk) => {
+    pagesProcessed = chunk.pages_processed;
+    relay(chunk);
+  });
+  const stream = openChunkStream(run.res, framing);
+  for (const chunk of early) stream.write(chunk);
+  relay = (chunk) => stream.write(chunk);
+  try {
+    const outcome = await watch.done;
+    if (outcome.ok) stream.end(finalBody(run, outcome.result));
+    else stream.end(failure(run, outcome, pagesProcessed).toBody());
+  } catch (error) {
+    run.log.error({ err: error, jobId: run.spec.jobId }, 'parse stream failed');
+    stream.end(parseError(error, { pagesProcessed, executionTimeMs: Date.now() - run.startedAt }).toBody());
+  }
+  return undefined;
+}
+
+/** `async: true`: 202 with the job id at once; `GET /v1/parse/<job_id>` follows it. */
+export async function queueParse(run: ParseRun, origin: string): Promise<RouteResult> {
+  await enqueueParse(run.deps, run.spec);
+  const jobId = run.spec.jobId;
+  return {
+    status: 202,
+    body: { success: true, job_id: jobId, type: 'parse', status: 'processing', status_url: `${origin}/v1/parse/${jobId}` },
+  };
+}

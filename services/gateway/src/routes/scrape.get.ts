@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import {
+  SCRAPE_LIMITS,
+  TimeoutError,
+  scrapeQuery,
+  scrapeResponseSchema,
+  type ScrapeJobPayload,
+  type ScrapeJobResult,
+  type ScrapeQuery,
+} from '@sitelens/contracts';
+import { enforcePagesPerRequest } from '../auth/plan-limits';
+import { defineRoute } from '../http/route';
+import { assertUrlAllowed } from '../http/url-policy';
+import { awaitJob } from '../jobs/await-job';
+import { readScrapeCache, scrapeCacheKey, writeScrapeCache } from '../jobs/scrape-cache';
+import { withRedis } from '../jobs/redis-guard';
+
+/** Beyond the scrape's own timeout (which the worker enforces), for the queue and the answer's trip back. */
+const ANSWER_MARGIN_MS = 2_000;
+/** Scrape jobs are read once, by the request that made them; keep them only briefly. */
+const SCRAPE_JOB_KEEP = { age: 300 };
+
+export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
+  method: 'get',
+  paths: ['/v1/scrape', '/api/v1/scrape'],
+  summary:
+    'Scrape one page: main content as markdown, html or text, or its links (format=links, with depth and max_links). ' +
+    `Results are cached ${SCRAPE_LIMITS.cacheSeconds / 60} minutes; fresh=true skips the cache. ` +
+    'Upstream 404 -> 404, timeout -> 408, robots.txt or a private address -> 403.',
+  tag: 'Scrape',
+  query: scrapeQuery,
+  responses: { 200: { description: 'The page', schema: scrapeResponseSchema } },
+  async handler({ query, deps, req, log }) {
+    assertUrlAllowed(deps.config, query.url);
+    const linkMapPages = enforcePagesPerRequest(req, undefined, 'pages', SCRAPE_LIMITS.linkMapPages);
+    const cacheKey = scrapeCacheKey(deps.config.redis.prefix, query, linkMapPages);
+    if (!query.fresh) {
+      const cached = await readScrapeCache(deps.redis, cacheKey);
+      if (cached) return { status: 200, body: cached, headers: { 'x-cache': 'HIT' } };
+    }
+
+    const acceptedAt = Date.now();
+    const payload: ScrapeJobPayload = { request: query, linkMapPages, timeoutSeconds: query.timeout, acceptedAt, owner: req.auth?.keyId };
+    const queue = deps.queues.parse;
+    const job = await withRedis(deps.redis, () =>
+      queue.add('scrape', payload, { jobId: randomUUID(), attempts: 1, removeOnComplete: SCRAPE_JOB_KEEP, removeOnFail: SCRAPE_JOB_KEEP }),
+    );
+    const waitMs = acceptedAt + query.timeout * 1000 + ANSWER_MARGIN_MS - Date.now();
+    const outcome = await awaitJob<ScrapeJobResult>(queue, job, deps.events.parse, waitMs, deps.redis);
+    if (!outcome.finished) throw new TimeoutError(`Scraping ${query.url} took longer than the ${query.timeout} s timeout`);
+    await writeScrapeCache(deps.redis, cacheKey, outcome.result, log);
+    return { status: 200, body: outcome.result, headers: { 'x-cache': 'MISS' } };
+  },
+});

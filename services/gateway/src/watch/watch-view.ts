@@ -1,0 +1,30 @@
+import type { Watch, WatchRecord, WatchResult, WatchResultRecord } from '@sitelens/contracts';
+import { SIGNED_URL_TTL_SECONDS } from '@sitelens/storage';
+import type { GatewayDeps } from '../deps';
+
+/** A watch as clients see it: everything but its owner. */
+export function watchView(record: WatchRecord): Watch {
+  const { owner: _owner, ...watch } = record;
+  return watch;
+}
+
+/**
+ * A result as clients see it: the image's storage key becomes a freshly signed URL (15 minutes).
+ * Images are kept as long as screenshots are (JOB_RETENTION); older results have none.
+ */
+export async function watchResultView(
+  record: WatchResultRecord,
+  deps: Pick<GatewayDeps, 'store' | 'config' | 'logger'>,
+  origin: string,
+): Promise<WatchResult> {
+  const { image_key: key, ...result } = record;
+  const fresh = Date.parse(record.executed_at) + deps.config.jobRetentionMs > Date.now();
+  if (!key || !fresh) return { ...result, image_url: null };
+  try {
+    const signed = await deps.store.signedUrl(key, { ttlSeconds: SIGNED_URL_TTL_SECONDS, origin });
+    return { ...result, image_url: signed.url };
+  } catch (error) {
+    deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not sign a watch image URL');
+    return { ...result, image_url: null };
+  }
+}

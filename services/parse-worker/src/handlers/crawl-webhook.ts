@@ -1,0 +1,46 @@
+import type { Job } from 'bullmq';
+import type { CrawlJobRequest, CrawlJobResult, ErrorCode } from '@sitelens/contracts';
+import type { Logger } from '@sitelens/telemetry';
+import { deliverWebhook } from '@sitelens/web';
+import type { ParseWorkerContext } from '../context';
+
+export type CrawlOutcome =
+  | { status: 'completed'; data: CrawlJobResult }
+  | { status: 'failed'; error: string; code: ErrorCode };
+
+/** How long to wait for BullMQ to record the job's end before notifying anyway. */
+const SETTLE_MS = 10_000;
+
+async function settled(job: Pick<Job, 'getState'>, status: CrawlOutcome['status']): Promise<void> {
+  const deadline = Date.now() + SETTLE_MS;
+  while (Date.now() < deadline) {
+    if ((await job.getState().catch(() => undefined)) === status) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Sends the crawl's webhook (`{job_id, type, status, data}`, X-Signature) once the job's end is
+ * recorded, so a receiver that looks the job up on arrival sees it finished. Runs in the
+ * background: the handler returns at once and the job completes; delivery retries on its own.
+ */
+export function notifyCrawlWebhook(
+  job: Pick<Job, 'id' | 'getState'>,
+  request: CrawlJobRequest,
+  outcome: CrawlOutcome,
+  context: Pick<ParseWorkerContext, 'config' | 'webhookSecret'>,
+  logger: Logger,
+): void {
+  const url = request.webhook_url;
+  if (!url) return;
+  const payload = { job_id: job.id, type: 'crawl', ...outcome };
+  void (async () => {
+    await settled(job, outcome.status);
+    const result = await deliverWebhook(
+      { url, payload, headers: request.webhook_headers, secret: context.webhookSecret },
+      { allowPrivate: context.config.allowPrivateUrls, logger },
+    );
+    if (result.delivered) logger.info({ attempts: result.attempts, status: result.status }, 'crawl webhook delivered');
+    else logger.warn({ attempts: result.attempts, status: result.status, err: result.error }, 'crawl webhook not delivered');
+  })().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'crawl webhook failed'));
+}

@@ -1,0 +1,70 @@
+import type { Job } from 'bullmq';
+import {
+  AppError,
+  decodeJobError,
+  encodeJobError,
+  isAppError,
+  type CrawlJobRequest,
+  type CrawlJobResult,
+} from '@sitelens/contracts';
+import { crawl } from '@sitelens/web';
+import type { ParseWorkerContext } from '../context';
+import type { ParseJobHandler } from '../main';
+import { CrawlProgressWriter } from './crawl-progress';
+import { jobRequest } from './job-request';
+import { notifyCrawlWebhook } from './crawl-webhook';
+
+/** Whether this failure ends the job (the worker retries only retryable AppErrors). */
+function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, error: unknown): boolean {
+  const retryable = isAppError(error) && error.retryable;
+  return !retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
+/**
+ * `crawl` jobs: the web layer's crawler from the request's start page, statistics written as job
+ * progress while it runs, the lookup's `data` as the result, and the optional webhook once the
+ * job has ended. Per-page failures are part of the result; the job fails only when the start URL
+ * is refused or the crawl outlives its time budget.
+ */
+export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler {
+  return async (job, logger) => {
+    const { timeoutSeconds } = job.data;
+    const request = jobRequest<CrawlJobRequest>(job.data, 'crawl');
+    const progress = new CrawlProgressWriter(job);
+    const signal = AbortSignal.timeout(timeoutSeconds * 1000);
+    try {
+      const result: CrawlJobResult = await crawl(
+        {
+          url: request.url,
+          depth: request.depth,
+          limit: request.link_limit,
+          format: request.format,
+          includeHtml: request.include_html,
+          includeSubdomains: request.include_subdomains,
+          patterns: request.patterns,
+          renderJs: request.render_js ?? 'auto',
+          concurrency: context.config.crawlConcurrency,
+          // A crawl is one site: its robots.txt crawl-delay, when set, brings this down to one at a time.
+          perHostConcurrency: context.config.crawlConcurrency,
+          signal,
+          onProgress: (statistics) => progress.report(statistics),
+        },
+        { ...context.web, logger },
+      );
+      await progress.stop();
+      logger.info({ statistics: result.statistics }, 'crawl finished');
+      notifyCrawlWebhook(job, request, { status: 'completed', data: result }, context, logger);
+      return result;
+    } catch (caught) {
+      await progress.stop();
+      const error = signal.aborted ? new AppError('JOB_TIMEOUT', `The crawl did not finish within ${timeoutSeconds} s`) : caught;
+      if (isFinalFailure(job, error)) {
+        const { code, message } = decodeJobError(encodeJobError(error));
+        // Internal details stay in the log, as in the lookup's answer.
+        const shown = code === 'INTERNAL' ? 'Internal server error' : message;
+        notifyCrawlWebhook(job, request, { status: 'failed', error: shown, code }, context, logger);
+      }
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,68 @@
+import { AppError, BadRequest, WATCH_LIMITS, type ParseQueuePayload, type WatchJobPayload, type WatchTrigger } from '@sitelens/contracts';
+import { WatchStore, schedulerTickOf } from '@sitelens/queue';
+import type { ParseWorkerContext } from '../context';
+import type { ParseJobHandler } from '../main';
+import { createWatchMailer } from '../watch/mailer';
+import type { NotifyDeps } from '../watch/notify';
+import { runWatchCheck } from '../watch/run-check';
+
+const TRIGGERS: readonly WatchTrigger[] = ['create', 'schedule', 'manual'];
+
+/** A check's lock outlives the check's own bound, so a crashed worker's lock still expires. */
+const LOCK_MS = (WATCH_LIMITS.checkTimeoutSeconds + 60) * 1000;
+
+function payloadOf(data: ParseQueuePayload): WatchJobPayload {
+  if (typeof data.watchId !== 'string' || data.watchId === '') throw new BadRequest('The watch job names no watch');
+  const trigger = TRIGGERS.find((name) => name === data.trigger) ?? 'manual';
+  return { ...data, watchId: data.watchId, trigger };
+}
+
+export interface WatchHandlerOptions {
+  /** Webhook retry tuning (tests shorten the backoff). */
+  webhook?: NotifyDeps['webhook'];
+}
+
+/**
+ * `watch` jobs: one check of one watch, from its schedule, its creation (the baseline) or
+ * `POST /check`. The watch is read when the job runs, so a paused watch's pending tick does
+ * nothing and a deleted one's is dropped. Checks of one watch never overlap (a Redis lock); one
+ * that finds the lock taken is retried by BullMQ after a backoff.
+ */
+export function createWatchHandler(context: ParseWorkerContext, options: WatchHandlerOptions = {}): ParseJobHandler {
+  const store = new WatchStore(context.redis, context.config.redis.prefix);
+  const mailer = createWatchMailer(context.config.smtp);
+  return async (job, logger) => {
+    const { watchId, trigger } = payloadOf(job.data);
+    const watch = await store.get(watchId);
+    if (!watch) return { watchId, skipped: 'deleted' };
+    if (trigger === 'schedule' && watch.status === 'paused') return { watchId, skipped: 'paused' };
+    const token = await store.lock(watchId, LOCK_MS);
+    if (!token) throw new AppError('UNAVAILABLE', `Another check of watch ${watchId} is running`, { retryable: true });
+    try {
+      return await runWatchCheck(
+        watch,
+        {
+          trigger,
+          scheduledFor: trigger === 'schedule' ? schedulerTickOf(job) : undefined,
+          mayRetry: job.attemptsMade + 1 < (job.opts.attempts ?? 1),
+        },
+        {
+          store,
+          blobs: context.store,
+          web: { ...context.web, logger },
+          screenshotQueue: context.screenshotQueue,
+          notify: {
+            webhookSecret: context.webhookSecret,
+            allowPrivateUrls: context.config.allowPrivateUrls,
+            mailer,
+            logger,
+            webhook: options.webhook,
+          },
+          logger,
+        },
+      );
+    } finally {
+      await store.unlock(watchId, token).catch(() => undefined);
+    }
+  };
+}

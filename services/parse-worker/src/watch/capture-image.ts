@@ -1,0 +1,41 @@
+/**
+ * include_image: a screenshot through the screenshot queue (this worker never opens a browser for
+ * it), waited for so the result can keep the image's storage key; the gateway signs a fresh URL
+ * for it on every read.
+ */
+import { randomUUID } from 'node:crypto';
+import { JOB_DEADLINE_MARGIN_SECONDS, decodeJobError, screenshotCreateRequest, type WatchRecord } from '@sitelens/contracts';
+import type { ScreenshotQueue } from '@sitelens/queue';
+
+export type CapturedImage = { key: string } | { error: string };
+
+const POLL_MS = 250;
+
+export async function captureWatchImage(
+  watch: Pick<WatchRecord, 'url' | 'full_page' | 'quality' | 'owner'>,
+  queue: ScreenshotQueue,
+  signal?: AbortSignal,
+): Promise<CapturedImage> {
+  // quality only means something for lossy formats, so a watch that sets it gets a JPEG.
+  const request = screenshotCreateRequest.parse({
+    url: watch.url,
+    full_page: watch.full_page,
+    ...(watch.quality === undefined ? {} : { format: 'jpeg', quality: watch.quality }),
+  });
+  const job = await queue.add(
+    'screenshot',
+    { request, timeoutSeconds: request.timeout, acceptedAt: Date.now(), ...(watch.owner === undefined ? {} : { owner: watch.owner }) },
+    { jobId: randomUUID() },
+  );
+  const deadline = Date.now() + (request.timeout + JOB_DEADLINE_MARGIN_SECONDS) * 1000;
+  while (Date.now() < deadline && !signal?.aborted) {
+    const state = await job.getState();
+    if (state === 'completed' || state === 'failed') {
+      const done = await queue.getJob(job.id ?? '');
+      if (state === 'completed' && done?.returnvalue?.key) return { key: done.returnvalue.key };
+      return { error: decodeJobError(done?.failedReason).message || 'The screenshot failed' };
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return { error: 'The screenshot did not finish in time' };
+}
