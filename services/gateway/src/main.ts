@@ -2,9 +2,9 @@ import type { Server } from 'node:http';
 import type { Config } from '@sitelens/config';
 import { createMetrics, type Logger, type Metrics } from '@sitelens/telemetry';
 import { createApp } from './app';
-import { answerClientError } from './http/client-error';
 import { createAuthGuard } from './auth/guard';
 import { buildGatewayDeps, type GatewayDeps } from './deps';
+import { answerClientError } from './http/client-error';
 
 export interface RunningGateway {
   server: Server;
