@@ -1,7 +1,7 @@
 /**
  * Fault: the gateway is replaced (a rolling update, a crash and restart) while jobs exist and one
- * is still running. The old process stops promptly, answering its open long-poll instead of
- * dropping it; the new one, on the same Redis and store, serves every old job with fresh image
+ * is still running. The old process stops promptly, answering its open long-poll and a request
+ * waiting for its image instead of dropping them; the new one, on the same Redis and store, serves every old job with fresh image
  * URLs, and URLs the old one handed out keep working until they expire.
  */
 import { mkdtempSync } from 'node:fs';
@@ -17,6 +17,7 @@ import {
   startGatewayProcess,
   startHoldingSite,
   startWorkerProcess,
+  SMALL_SHOT,
   until,
   type HoldingSite,
   type Json,
@@ -53,7 +54,13 @@ describe.each(STORES)('fault: gateway replaced, %s', (_name, storage) => {
     const before = await awaitShot(first.origin, done, 30_000);
     expect(before.status).toBe('completed');
     const running = await createShot(first.origin, site.heldUrl('running'));
-    await until(() => site.held.length === 1, 15_000, 'the second capture to be in flight');
+    // A second client waits for its image bytes in the same request (stream: true).
+    const streamed = fetch(`${first.origin}/v1/screenshots`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: site.heldUrl('streamed'), ...SMALL_SHOT, stream: true }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+    await until(() => site.held.length === 2, 15_000, 'both held captures to be in flight');
 
     // A client long-polls the running job on the old gateway while it is told to stop.
     const polling = fetch(`${first.origin}/v1/screenshots?job_id=${running}&wait=60`).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
@@ -62,19 +69,25 @@ describe.each(STORES)('fault: gateway replaced, %s', (_name, storage) => {
     expect(await first.proc.stop('SIGTERM')).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(3_000);
     expect(await polling).toEqual({ status: 202, body: { success: true, job_id: running, status: 'processing' } });
+    // The streamed request is told to retry, with the id of the job that goes on without it.
+    const cut = await streamed;
+    expect(cut.status).toBe(503);
+    expect(cut.body).toMatchObject({ success: false, code: 'UNAVAILABLE', error: 'The service is restarting; send the request again' });
+    const streamedId = cut.body.job_id as string;
+    expect(typeof streamedId).toBe('string');
 
-    // The job finishes while no gateway runs.
+    // Both jobs finish while no gateway runs.
     site.open();
     await until(
-      async () => sampleValue(await (await fetch(`${worker.opsUrl}/metrics`)).text(), 'sitelens_jobs_total', { outcome: 'completed' }) === 2,
+      async () => sampleValue(await (await fetch(`${worker.opsUrl}/metrics`)).text(), 'sitelens_jobs_total', { outcome: 'completed' }) === 3,
       20_000,
-      'the running job to complete',
+      'the held jobs to complete',
     );
 
     // The replacement takes the same address.
     const second = await startGatewayProcess(env, first.port);
     gateways.push(second);
-    for (const id of [done, running]) {
+    for (const id of [done, running, streamedId]) {
       const view = await awaitShot(second.origin, id, 5_000);
       expect([view.http_status, view.success, view.status]).toEqual([200, true, 'completed']);
       expect(await imageSize(view.screenshot)).toEqual({ status: 200, width: 400, height: 300 });

@@ -53,10 +53,11 @@ describe('POST /v1/parse errors (spec section 7)', () => {
       expect(response.json.error).toMatch(message);
     });
 
-    it('malformed JSON is a 400 too', async () => {
+    it('malformed JSON is a 400 with the parse error fields too', async () => {
       const response = await postJson(parseUrl, '{"prompt": ');
       expect(response.status).toBe(400);
-      expect(response.json).toMatchObject({ success: false, code: 'INVALID_REQUEST' });
+      expectParseError(response.json, 'INVALID_REQUEST');
+      expect(response.json.error).toBe('Malformed JSON in request body');
     });
 
     it('ignores unknown fields and takes JSON null as "not given"', async () => {

@@ -1,4 +1,4 @@
-import { postJson } from '../../services/gateway/test/support/test-gateway';
+import { getJson, postJson } from '../../services/gateway/test/support/test-gateway';
 import { reply } from '../../packages/extract/test/support/scripted-openai';
 import { startParseStack, type ParseStack } from './support/parse-stack';
 
@@ -57,5 +57,18 @@ describe('POST /v1/parse in hosted mode: plan caps', () => {
     expect(response.headers.get('x-ratelimit-limit')).toBe('100');
     const text = await response.text();
     expect(text).toMatch(/"workflow_status":"completed"/);
+  });
+
+  it('shows an async parse job only to the key that created it', async () => {
+    const created = await parse(KEYS.pro, { prompt: prompt(), async: true, max_pages: 2 });
+    expect(created.status).toBe(202);
+    const jobId = created.json.job_id as string;
+    const follow = (key: string, path: string) => getJson(`${stack.gateway.origin}${path}`, { authorization: `Bearer ${key}` });
+    for (const path of [`/v1/parse/${jobId}`, `/v1/parse?job_id=${jobId}`]) {
+      expect([200, 202]).toContain((await follow(KEYS.pro, path)).status);
+      const other = await follow(KEYS.free, path);
+      expect(other.status).toBe(404);
+      expect(other.json).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    }
   });
 });

@@ -93,6 +93,7 @@ describe('POST /v1/parse: streaming, and clients that go away', () => {
       workflow_status: 'failed',
       pages_processed: 4,
       execution_time: expect.any(Number),
+      job_id: expect.any(String),
     });
   });
 

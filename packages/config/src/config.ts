@@ -75,16 +75,22 @@ const optionalListenAddress = (fallback: string) =>
       return addr;
     });
 
-const urlText = z.string().refine((v) => {
-  try {
-    new URL(v);
-    return true;
-  } catch {
-    return false;
-  }
-}, 'must be a URL');
-const optionalUrl = () => urlText.optional();
-const urlWithDefault = (fallback: string) => urlText.default(fallback);
+/** An absolute URL with one of `schemes` ("localhost:8080" parses as a URL, but not as one of these). */
+const urlText = (schemes: readonly string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return schemes.includes(new URL(v).protocol.slice(0, -1));
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')}`,
+  );
+const WEB = ['http', 'https'] as const;
+/** An unset or blank variable (`OPENAI_BASE_URL=` in an env file) is no URL at all. */
+const optionalUrl = (schemes: readonly string[] = WEB) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), urlText(schemes).optional());
 
 export const ROLES = ['all', 'gateway', 'screenshot-worker', 'parse-worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -97,7 +103,7 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: optionalUrl().transform((v) => v?.replace(/\/+$/, '')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
-  REDIS_URL: urlWithDefault('redis://127.0.0.1:6379'),
+  REDIS_URL: urlText(['redis', 'rediss']).default('redis://127.0.0.1:6379'),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, _ . or -')
@@ -134,7 +140,7 @@ const envSchema = z.object({
   }),
   ADMIN_TOKEN: optionalText,
   WEBHOOK_SECRET: optionalText,
-  SMTP_URL: optionalUrl(),
+  SMTP_URL: optionalUrl(['smtp', 'smtps']),
   SMTP_FROM: z.string().trim().min(1, 'must not be empty').default('Sitelens <sitelens@localhost>'),
 
   OPENAI_API_KEY: optionalText,
@@ -212,9 +218,6 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
-  if (e.STORAGE_DRIVER === 's3' && !e.S3_ENDPOINT && !e.S3_REGION) {
-    throw new ConfigError('Invalid configuration:\n  S3_ENDPOINT or S3_REGION: required when STORAGE_DRIVER is s3');
-  }
   return {
     mode: e.MODE,
     role: e.ROLE,

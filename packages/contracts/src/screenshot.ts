@@ -1,7 +1,6 @@
-import { parse as parseSelector } from 'css-what';
 import { z } from 'zod';
 import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES, DEVICE_SCALE } from './devices';
-import { boundedInt, httpUrl, queryInt } from './fields';
+import { boundedInt, cssSelector, httpUrl, queryInt } from './fields';
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
@@ -16,22 +15,8 @@ export const SCREENSHOT_LIMITS = {
   timeoutSeconds: { min: 5, max: 120, default: 30 },
 } as const;
 
-/** Syntax only: the browser still checks each selector (its grammar is the final word). */
-function isSelectorSyntax(value: string): boolean {
-  try {
-    parseSelector(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const selector = z
-  .string({ error: 'must be a CSS selector string' })
-  .trim()
-  .min(1, 'must not be empty')
-  .max(SCREENSHOT_LIMITS.maxSelectorLength, `must be at most ${SCREENSHOT_LIMITS.maxSelectorLength} characters`)
-  .refine(isSelectorSyntax, 'is not a valid CSS selector');
+/** Syntax checked here; the browser still checks each selector (its grammar is the final word). */
+const selector = cssSelector(SCREENSHOT_LIMITS.maxSelectorLength);
 
 export const screenshotCreateRequest = z
   .object({

@@ -52,11 +52,33 @@ export function publicStateOf(job: Job, state: JobState | 'unknown', now: number
   return { status: 'processing', progress: job.progress };
 }
 
+/** A job with the state it was in when read. */
+export interface JobSnapshot {
+  job: Job;
+  state: JobState | 'unknown';
+}
+
+/**
+ * Reads a job and its state as one snapshot. The two reads can straddle the job's end: the job
+ * loaded while active (no return value yet), the state read just after it completed. The job is
+ * read again then, so a "completed" state always comes with its result.
+ */
+export async function readJob(queue: Pick<Queue, 'getJob'>, id: string): Promise<JobSnapshot | undefined> {
+  const job = await queue.getJob(id);
+  if (!job) return undefined;
+  const state = await job.getState();
+  if ((state === 'completed' || state === 'failed') && job.finishedOn === undefined) {
+    const ended = await queue.getJob(id);
+    return ended ? { job: ended, state } : undefined;
+  }
+  return { job, state };
+}
+
 /** Finds a job by id in any of the given queues. */
-export async function findJob(queues: readonly Queue[], id: string): Promise<{ queue: Queue; job: Job } | undefined> {
+export async function findJob(queues: readonly Queue[], id: string): Promise<(JobSnapshot & { queue: Queue }) | undefined> {
   for (const queue of queues) {
-    const job = await queue.getJob(id);
-    if (job) return { queue, job };
+    const snapshot = await readJob(queue, id);
+    if (snapshot) return { queue, ...snapshot };
   }
   return undefined;
 }

@@ -44,7 +44,6 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express 
   });
 
   mountAdminDashboard(app, deps);
-  app.use(express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] }));
 
   const guard: RouteGuard = options.guard ?? (() => []);
   for (const route of options.routes ?? allRoutes()) mountRoute(app, route, deps, guard);

@@ -230,3 +230,35 @@ describe('local mode', () => {
     expect(invalid.status).toBe(400);
   });
 });
+
+describe('hosted mode: jobs belong to the key that created them', () => {
+  const OWNER = 'static-job-owner-0001';
+  const OTHER = 'static-job-other-0001';
+  let gw: TestGateway;
+  beforeAll(async () => {
+    // No worker runs here: the job stays queued, which is all these lookups need.
+    gw = await startTestGateway({ MODE: 'hosted', API_KEYS: `${OWNER}:pro,${OTHER}:pro`, ALLOW_PRIVATE_URLS: 'true' });
+  });
+  afterAll(() => stop(gw));
+
+  it('shows a job to its key and answers any other key as if it did not exist', async () => {
+    const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+    const created = await postJson(`${gw.origin}/v1/screenshots`, { url: 'http://127.0.0.1:9/' }, auth(OWNER));
+    expect(created.status).toBe(202);
+    const jobId = created.json.job_id as string;
+
+    const mine = await getJson(`${gw.origin}/v1/screenshots?job_id=${jobId}`, auth(OWNER));
+    expect(mine.status).toBe(202);
+    expect(mine.json).toMatchObject({ job_id: jobId, status: 'processing' });
+    expect((await getJson(`${gw.origin}/v1/crawl/${jobId}`, auth(OWNER))).status).toBe(200);
+
+    const theirs = await getJson(`${gw.origin}/v1/screenshots?job_id=${jobId}`, auth(OTHER));
+    const unknown = await getJson(`${gw.origin}/v1/screenshots?job_id=00000000-0000-4000-8000-000000000000`, auth(OTHER));
+    expect(theirs.status).toBe(404);
+    expect(theirs.json.code).toBe('NOT_FOUND');
+    expect(unknown.status).toBe(404);
+    const lookup = await getJson(`${gw.origin}/v1/crawl/${jobId}`, auth(OTHER));
+    expect(lookup.status).toBe(404);
+    expect(lookup.json).toEqual({ success: false, code: 'NOT_FOUND', error: `Job ${jobId} was not found (unknown or expired)` });
+  });
+});

@@ -1,4 +1,4 @@
-import { startTestGateway, postJson, type TestGateway } from './support/test-gateway';
+import { getJson, postJson, startTestGateway, type TestGateway } from './support/test-gateway';
 
 /** What the Supacrawler Python SDK's generated client sends, and what it can read. */
 const PYTHON_SDK = { 'user-agent': 'python-httpx/0.28.1', accept: 'application/json' };
@@ -27,5 +27,17 @@ describe('Supacrawler SDK compatibility of job creation', () => {
     // httpx without the SDK's Accept header is any other client.
     const httpx = await postJson(`${gw.origin}${path}`, body, { 'user-agent': 'python-httpx/0.28.1', accept: '*/*' });
     expect(httpx.status).toBe(202);
+  });
+
+  it('answers the Python SDK 200 for a screenshot still processing, so get_screenshot shows its status', async () => {
+    // No worker runs here: the job stays queued.
+    const created = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/' });
+    const jobId = created.json.job_id as string;
+    const sdk = await getJson(`${gw.origin}/api/v1/screenshots?job_id=${jobId}`, PYTHON_SDK);
+    expect(sdk.status).toBe(200);
+    expect(sdk.json).toEqual({ success: true, job_id: jobId, status: 'processing' });
+    const plain = await getJson(`${gw.origin}/v1/screenshots?job_id=${jobId}`, { accept: '*/*' });
+    expect(plain.status).toBe(202);
+    expect(plain.json).toEqual(sdk.json);
   });
 });

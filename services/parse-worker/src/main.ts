@@ -1,4 +1,5 @@
 import type { Job, Worker } from 'bullmq';
+import { bounded } from '@sitelens/browser';
 import type { Config } from '@sitelens/config';
 import { AppError, QUEUES, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
 import { createRedis, createWorker, dueEnvelope, jobDeadline, toJobFailure } from '@sitelens/queue';
@@ -68,9 +69,12 @@ export async function startParseWorker(
     context: opened.context,
     ops,
     async close() {
-      await Promise.race([worker.close(), new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs))]);
-      await worker.close(true).catch(() => undefined);
-      await opened.close();
+      // Stop taking jobs and let running ones finish within the deadline; what is left is handed
+      // back (its lock lapses and another worker takes it as stalled). With Redis unreachable
+      // BullMQ's close never resolves, so every wait is bounded and the connection dropped.
+      await bounded(worker.close(), config.shutdownTimeoutMs);
+      await bounded(worker.close(true).catch(() => undefined), 2_000);
+      await bounded(opened.close(), 5_000);
       connection.disconnect();
       // Last, so probes keep answering while jobs drain.
       await ops?.close();

@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { QUEUES, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
-import { BrowserPool, captureScreenshot } from '@sitelens/browser';
+import { BrowserPool, bounded, captureScreenshot } from '@sitelens/browser';
 import { createRedis, createWorker } from '@sitelens/queue';
 import { createBlobStore } from '@sitelens/storage';
 import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
@@ -87,13 +87,13 @@ export async function startScreenshotWorker(
       // Stop taking jobs and let running ones finish within the deadline; what is left is handed
       // back (its lock lapses and another worker takes it as stalled).
       const drained = worker.close();
-      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs))]);
+      await bounded(drained, config.shutdownTimeoutMs);
       await pool.close({ drainMs: 1_000 });
       // Captures cut short by closing the browser fail as retryable, which BullMQ records through
       // Redis: give that a moment. With Redis unreachable the close never resolves (it waits on
       // its reconnecting fetch loop; a second close returns the same promise), so the wait is
       // bounded and the connection dropped.
-      await Promise.race([drained.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      await bounded(drained.catch(() => undefined), 2_000);
       connection.disconnect();
       await ops?.close();
     },

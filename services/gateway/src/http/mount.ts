@@ -1,4 +1,4 @@
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { BadRequest } from '@sitelens/contracts';
 import type { GatewayDeps } from '../deps';
 import { requestOrigin } from './origin';
@@ -27,6 +27,12 @@ export function routePaths(route: Pick<AnyRoute, 'paths'>): string[] {
   return [...paths];
 }
 
+/**
+ * JSON bodies up to 1 MiB, parsed per route after its guard: an unauthenticated or rate-limited
+ * request is refused without its body being read, and a malformed body is the route's error.
+ */
+const jsonBody = express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] });
+
 export function mountRoute(app: Express, route: AnyRoute, deps: GatewayDeps, guard: RouteGuard): void {
   const handler = async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -54,7 +60,10 @@ export function mountRoute(app: Express, route: AnyRoute, deps: GatewayDeps, gua
       next(error);
     }
   };
+  const shapeErrors: ErrorRequestHandler[] = route.shapeError
+    ? [(error, _req, _res, next) => next((route.shapeError as (error: unknown) => unknown)(error))]
+    : [];
   for (const path of routePaths(route)) {
-    app[route.method](path, ...guard(route), handler);
+    app[route.method](path, ...guard(route), ...(route.body ? [jsonBody] : []), handler, ...shapeErrors);
   }
 }

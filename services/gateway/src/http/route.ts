@@ -42,6 +42,11 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
   responses?: Record<number, OpenApiResponse>;
+  /**
+   * Gives every error of this route (guard refusals, a malformed body, failed validation, the
+   * handler's own) the route's error shape, e.g. parse's workflow fields.
+   */
+  shapeError?: (error: unknown) => unknown;
   /** Returns the response, or undefined when it wrote the response itself (streams, files). */
   handler: (ctx: RouteContext<B, Q, P>) => Promise<RouteResult | undefined>;
 }

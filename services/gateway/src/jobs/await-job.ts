@@ -1,6 +1,7 @@
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { AppError, decodeJobError } from '@sitelens/contracts';
+import { AppError, decodeJobError, Unavailable } from '@sitelens/contracts';
+import { readJob } from '@sitelens/queue';
 import { waitForJobEnd } from './job-waiter';
 import { withRedis } from './redis-guard';
 
@@ -11,6 +12,8 @@ export type AwaitedJob<R> = { finished: true; result: R } | { finished: false };
  * end, then returns its result, throws its error with the worker's code, or reports that it is
  * still unfinished (a job nobody picked up yet is removed, since no one will read it).
  * Unknown failures keep a generic message: worker internals stay in the worker's log.
+ * When `stopping` fires (the gateway is shutting down) before the job ends, the request is
+ * answered 503 at once so the server can close; the job itself carries on in its worker.
  */
 export async function awaitJob<R>(
   queue: Pick<Queue, 'getJob'>,
@@ -18,10 +21,12 @@ export async function awaitJob<R>(
   events: QueueEvents | undefined,
   waitMs: number,
   redis: Redis,
+  stopping?: AbortSignal,
 ): Promise<AwaitedJob<R>> {
-  await waitForJobEnd(job, events, waitMs);
-  const ended = await withRedis(redis, async () => (job.id === undefined ? undefined : queue.getJob(job.id)));
-  const state = ended ? await withRedis(redis, () => ended.getState()) : 'unknown';
+  await waitForJobEnd(job, events, waitMs, stopping);
+  const snapshot = job.id === undefined ? undefined : await withRedis(redis, () => readJob(queue, job.id as string));
+  const ended = snapshot?.job;
+  const state = snapshot?.state ?? 'unknown';
   if (ended && state === 'completed') return { finished: true, result: ended.returnvalue as R };
   if (ended && state === 'failed') {
     const { code, message } = decodeJobError(ended.failedReason);
@@ -29,5 +34,8 @@ export async function awaitJob<R>(
     throw new AppError(code, message);
   }
   if (state === 'waiting' || state === 'prioritized' || state === 'delayed') await ended?.remove().catch(() => undefined);
+  if (stopping?.aborted) {
+    throw new Unavailable('The service is restarting; send the request again', { details: { job_id: job.id } });
+  }
   return { finished: false };
 }

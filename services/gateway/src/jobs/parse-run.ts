@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { ParseJobProgress, ParseJobResult } from '@sitelens/contracts';
+import { AppError, Unavailable, type ParseJobProgress, type ParseJobResult } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
 import type { GatewayDeps } from '../deps';
 import type { RouteResult } from '../http/route';
@@ -26,13 +26,26 @@ function finalBody(run: ParseRun, result: ParseJobResult) {
 }
 
 function failure(run: ParseRun, outcome: Extract<ParseOutcome, { ok: false }>, pagesProcessed: number) {
-  return parseJobFailure(outcome.failedReason, { pagesProcessed, executionTimeMs: Date.now() - run.startedAt });
+  const error = parseJobFailure(outcome.failedReason, { pagesProcessed, executionTimeMs: Date.now() - run.startedAt });
+  return new AppError(error.code, error.message, { retryable: error.retryable, details: { ...error.details, job_id: run.spec.jobId } });
+}
+
+/**
+ * A gateway shutting down stops waiting (so it can close within its deadline) but leaves the job
+ * running: the client is told where to follow it.
+ */
+function followLater(run: ParseRun): string {
+  return `UNAVAILABLE: The service is restarting; the parse goes on: follow it at GET /v1/parse/${run.spec.jobId}`;
 }
 
 /** Watches the job, then adds it; a client that goes away before the end cancels the work. */
 async function start(run: ParseRun, onProgress: (chunk: ParseJobProgress) => void): Promise<ParseWatch> {
   const { deps, res, spec } = run;
+  if (deps.stopping.aborted) throw new Unavailable('The service is restarting; send the request again');
   const watch = watchParseJob(deps, spec.jobId, { onProgress, waitMs: spec.timeoutSeconds * 1000 + WAIT_MARGIN_MS });
+  const onStopping = () => watch.stop(followLater(run));
+  deps.stopping.addEventListener('abort', onStopping, { once: true });
+  void watch.done.then(() => deps.stopping.removeEventListener('abort', onStopping));
   res.once('close', () => {
     if (res.writableFinished) return;
     run.log.info({ jobId: spec.jobId }, 'parse client disconnected; cancelling');

@@ -1,9 +1,10 @@
+import type { Request } from 'express';
 import { NotFound, type ParseJobProgress, type ParseJobResult } from '@sitelens/contracts';
 import { publicStateOf } from '@sitelens/queue';
 import type { GatewayDeps } from '../deps';
 import type { RouteResult } from '../http/route';
 import { parseJobFailure } from './parse-errors';
-import { withRedis } from './redis-guard';
+import { loadJob } from './job-access';
 
 /**
  * `GET /v1/parse/<job_id>`: the spec 2.5 body as the job moves (202 while processing, with
@@ -11,10 +12,10 @@ import { withRedis } from './redis-guard';
  * completed, the error body once failed; plus `job_id`, `type` and `status` as the Supacrawler
  * clients read them. Unknown, expired and non-parse ids are 404.
  */
-export async function viewParseJob(deps: GatewayDeps, jobId: string): Promise<RouteResult> {
-  const job = await withRedis(deps.redis, () => deps.queues.parse.getJob(jobId));
-  if (!job || job.name !== 'parse') throw new NotFound(`Parse job ${jobId} was not found (unknown or expired)`);
-  const state = await withRedis(deps.redis, () => job.getState());
+export async function viewParseJob(deps: GatewayDeps, req: Request, jobId: string): Promise<RouteResult> {
+  const found = await loadJob(deps, req, deps.queues.parse, jobId);
+  if (!found || found.job.name !== 'parse') throw new NotFound(`Parse job ${jobId} was not found (unknown or expired)`);
+  const { job, state } = found;
   const now = Date.now();
   const view = publicStateOf(job, state, now, deps.config.jobQueueTimeoutMs);
   const ids = { job_id: jobId, type: 'parse' };

@@ -4,7 +4,6 @@ import { BadRequest, PARSE_WORKFLOW_STATUSES, boundedInt } from '@sitelens/contr
 import { OUTPUT_FORMATS, PARSE_LIMITS, analyzePrompt, isModelConfigured, modelNotConfigured, parseRequest } from '@sitelens/extract';
 import { enforcePagesPerRequest, enforceStreaming } from '../auth/plan-limits';
 import { defineRoute } from '../http/route';
-import { parseInput } from '../http/validation';
 import { streamFramingOf } from '../jobs/chunk-stream';
 import { parseError } from '../jobs/parse-errors';
 import { parseJobTimeoutSeconds } from '../jobs/parse-job';
@@ -17,18 +16,8 @@ const parseCreateFields = parseRequest.extend({
 
 type ParseCreateBody = z.infer<typeof parseCreateFields>;
 
-/**
- * Body of `POST /v1/parse` (spec 2.4, plus `async`). A rejected body is a 400 whose error body
- * carries parse's own fields, so the check runs here, ahead of the same schema the docs show.
- */
-export const parseCreateBody = z.preprocess((input) => {
-  try {
-    parseInput(parseCreateFields, input, 'body');
-  } catch (error) {
-    throw parseError(error, { pagesProcessed: 0, executionTimeMs: 0 });
-  }
-  return input;
-}, parseCreateFields);
+/** Body of `POST /v1/parse` (spec 2.4, plus `async`). */
+export const parseCreateBody = parseCreateFields;
 
 const pageError = z.object({ url: z.string(), error: z.string() });
 
@@ -65,6 +54,8 @@ export const parseCreate = defineRoute<ParseCreateBody>({
     '`async: true` answers 202 with a job id to follow at GET /v1/parse/{job_id}.',
   tag: 'Parse',
   body: parseCreateBody,
+  // Every parse error body carries workflow_status, pages_processed and execution_time.
+  shapeError: (error) => parseError(error, { pagesProcessed: 0, executionTimeMs: 0 }),
   responses: {
     200: { description: 'Parsed (or, when streaming, a text/event-stream of spec 2.5 chunks ending with this body)', schema: parseResponse },
     202: { description: 'Accepted (async: true)', schema: parseAccepted },

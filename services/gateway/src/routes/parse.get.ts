@@ -12,7 +12,7 @@ export const parseGet = defineRoute<undefined, undefined, z.infer<typeof params>
     '200 with the full response once completed, 200 with the error body once failed',
   tag: 'Parse',
   params,
-  async handler({ params, deps }) {
-    return viewParseJob(deps, params.job_id);
+  async handler({ params, deps, req }) {
+    return viewParseJob(deps, req, params.job_id);
   },
 });

@@ -11,7 +11,7 @@ export const parseLookupGet = defineRoute<undefined, z.infer<typeof query>>({
   summary: 'Follow a parse job by ?job_id= (same answers as GET /v1/parse/{job_id})',
   tag: 'Parse',
   query,
-  async handler({ query, deps }) {
-    return viewParseJob(deps, query.job_id);
+  async handler({ query, deps, req }) {
+    return viewParseJob(deps, req, query.job_id);
   },
 });

@@ -1,7 +1,8 @@
 import { NotFound, screenshotGetQuery, type ScreenshotGetQuery } from '@sitelens/contracts';
+import { acceptedStatus } from '../http/accepted-status';
 import { defineRoute } from '../http/route';
+import { loadJob } from '../jobs/job-access';
 import { waitForJobEnd } from '../jobs/job-waiter';
-import { withRedis } from '../jobs/redis-guard';
 import { viewScreenshotJob, type ScreenshotJob } from '../jobs/screenshot-view';
 
 export const screenshotsGet = defineRoute<undefined, ScreenshotGetQuery>({
@@ -12,24 +13,22 @@ export const screenshotsGet = defineRoute<undefined, ScreenshotGetQuery>({
     'Optional wait=<1..60> holds the request until the job ends or the wait passes.',
   tag: 'Screenshots',
   query: screenshotGetQuery,
-  async handler({ query, deps, origin }) {
-    const queue = deps.queues.screenshot;
+  async handler({ query, deps, origin, req }) {
     const load = async () => {
-      const job = (await withRedis(deps.redis, () => queue.getJob(query.job_id))) as ScreenshotJob | undefined;
-      if (!job || job.name !== 'screenshot') {
+      const found = await loadJob(deps, req, deps.queues.screenshot, query.job_id);
+      if (!found || found.job.name !== 'screenshot') {
         throw new NotFound(`Screenshot job ${query.job_id} was not found (unknown or expired)`);
       }
-      return job;
+      return { job: found.job as ScreenshotJob, state: found.state };
     };
-    let job = await load();
-    if (query.wait) {
+    let { job, state } = await load();
+    if (query.wait && state !== 'completed' && state !== 'failed') {
       await waitForJobEnd(job, deps.events.screenshot, query.wait * 1000, deps.stopping);
-      job = await load();
+      ({ job, state } = await load());
     }
-    const state = await withRedis(deps.redis, () => job.getState());
     const view = await viewScreenshotJob(job, state, deps, origin);
     if (view.status === 'processing') {
-      return { status: 202, body: { success: true, job_id: query.job_id, status: 'processing' } };
+      return { status: acceptedStatus(req), body: { success: true, job_id: query.job_id, status: 'processing' } };
     }
     return { status: 200, body: { success: view.status === 'completed', job_id: query.job_id, ...view } };
   },

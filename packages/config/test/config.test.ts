@@ -1,0 +1,81 @@
+import { ConfigError, loadConfig } from '../src/config';
+
+/** The message loadConfig throws for `env`, or undefined when it loads. */
+function failureOf(env: Record<string, string>): string | undefined {
+  try {
+    loadConfig(env);
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message;
+  }
+}
+
+describe('loadConfig', () => {
+  it('gives the keyless local instance on :8081 with the filesystem driver when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      mode: 'local',
+      role: 'all',
+      http: { host: '', port: 8081 },
+      redis: { url: 'redis://127.0.0.1:6379', prefix: 'sitelens' },
+      jobRetentionMs: 24 * 3_600_000,
+      storage: { driver: 'fs', dataDir: '.data' },
+      allowPrivateUrls: true,
+      apiKeys: [],
+      llm: { baseUrl: undefined, model: undefined, maxRetries: 3, timeoutMs: 30_000, concurrency: 4 },
+    });
+  });
+
+  it('refuses private URLs by default in hosted mode, and ALLOW_PRIVATE_URLS wins over the mode', () => {
+    expect(loadConfig({ MODE: 'hosted' }).allowPrivateUrls).toBe(false);
+    expect(loadConfig({ MODE: 'hosted', ALLOW_PRIVATE_URLS: 'true' }).allowPrivateUrls).toBe(true);
+    expect(loadConfig({ MODE: 'local', ALLOW_PRIVATE_URLS: 'no' }).allowPrivateUrls).toBe(false);
+  });
+
+  it('treats blank URL variables (KEY= in an env file) as unset', () => {
+    const config = loadConfig({ OPENAI_BASE_URL: '', S3_ENDPOINT: '  ', PUBLIC_BASE_URL: '', SMTP_URL: '' });
+    expect(config.llm.baseUrl).toBeUndefined();
+    expect(config.storage.s3.endpoint).toBeUndefined();
+    expect(config.publicBaseUrl).toBeUndefined();
+    expect(config.smtp.url).toBeUndefined();
+  });
+
+  it('reads durations with units and bare seconds', () => {
+    const config = loadConfig({ JOB_RETENTION: '90m', PARSE_TIMEOUT: '45', SHUTDOWN_TIMEOUT: '1500ms' });
+    expect(config.jobRetentionMs).toBe(90 * 60_000);
+    expect(config.llm.timeoutMs).toBe(45_000);
+    expect(config.shutdownTimeoutMs).toBe(1500);
+  });
+
+  it('strips the trailing slash of PUBLIC_BASE_URL so image URLs join cleanly', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://shots.example.com/' }).publicBaseUrl).toBe('https://shots.example.com');
+  });
+
+  it.each([
+    [{ MODE: 'cloud' }, 'MODE: must be local or hosted'],
+    [{ ROLE: 'scheduler' }, 'ROLE: must be one of all, gateway, screenshot-worker, parse-worker'],
+    [{ HTTP_ADDR: 'localhost' }, 'HTTP_ADDR: "localhost" is not host:port or :port'],
+    [{ REDIS_URL: 'not a url' }, 'REDIS_URL: must be a URL starting with redis:// or rediss://'],
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL: must be a URL starting with redis:// or rediss://'],
+    [{ OPENAI_BASE_URL: 'localhost:8080/v1' }, 'OPENAI_BASE_URL: must be a URL starting with http:// or https://'],
+    [{ S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT: must be a URL starting with http:// or https://'],
+    [{ QUEUE_PREFIX: 'a b' }, 'QUEUE_PREFIX: must be 1-64 letters'],
+    [{ JOB_RETENTION: 'forever' }, 'JOB_RETENTION: "forever" is not a duration'],
+    [{ SCREENSHOT_CONCURRENCY: '0' }, 'SCREENSHOT_CONCURRENCY: must be at least 1'],
+    [{ PARSE_MAX_RETRIES: '2.5' }, 'PARSE_MAX_RETRIES: must be a whole number'],
+    [{ STORAGE_DRIVER: 'gcs' }, 'STORAGE_DRIVER: must be fs or s3'],
+    [{ ALLOW_PRIVATE_URLS: 'maybe' }, 'ALLOW_PRIVATE_URLS: must be true or false'],
+    [{ SMTP_URL: 'https://mail.example.com' }, 'SMTP_URL: must be a URL starting with smtp:// or smtps://'],
+  ])('names the bad variable: %j', (env, message) => {
+    expect(failureOf(env)).toContain(message);
+  });
+
+  it('lists every bad variable at once', () => {
+    const message = failureOf({ MODE: 'cloud', REDIS_URL: 'nope', PARSE_CONCURRENCY: '1000' });
+    expect(message).toMatch(/^Invalid configuration:/);
+    expect(message).toContain('MODE:');
+    expect(message).toContain('REDIS_URL:');
+    expect(message).toContain('PARSE_CONCURRENCY: must be at most 32');
+  });
+});
