@@ -103,6 +103,23 @@ describe('POST /v1/parse (sync)', () => {
     expect(stack.model.maxInFlight).toBeGreaterThan(1);
   });
 
+  it('returns one record per page when the schema describes one post', async () => {
+    const postSchema = { type: 'object', properties: { title: { type: 'string' }, author: { type: 'string' } }, required: ['title'] };
+    const answers = Object.fromEntries(POSTS.map((post, i) => [stack.site.urls.posts[i]!, reply.json({ title: post.title, author: post.author })]));
+    // The index page is no post: the model finds nothing there.
+    stack.model.respondWith(byPage({ ...answers, [stack.site.urls.blog]: reply.json({ title: null, author: null }) }));
+    const response = await postJson(parseUrl, {
+      prompt: `Crawl ${stack.site.urls.blog} and extract the title and author of every post`,
+      schema: postSchema,
+      output_format: 'csv',
+    });
+    expect(response.status).toBe(200);
+    expect(response.json.warnings).toEqual([]);
+    const lines = (response.json.data as string).split('\r\n').filter(Boolean);
+    expect(lines[0]).toBe('title,author');
+    expect(lines.slice(1).sort()).toEqual(['"Rain, ""again"", in Lyon",Ben Okafor', 'A week by the sea,Chen Wei', 'Crossing the Alps,Ana Ruiz']);
+  });
+
   it('bounds a crawl by max_pages (start page included) and max_depth', async () => {
     answerPosts();
     const two = await postJson(parseUrl, { prompt: `Crawl all pages of ${stack.site.urls.blog} for post titles`, max_pages: 2 });

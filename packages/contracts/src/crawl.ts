@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedInt, httpUrl } from './fields';
+import { boundedInt, httpUrl, oneOf } from './fields';
 
 /** POST /v1/crawl: a crawl job, looked up later at GET /v1/crawl/<job_id>. */
 
@@ -10,8 +10,7 @@ export type CrawlFormat = (typeof CRAWL_FORMATS)[number];
  * The Supacrawler JS client's own tests send `format: 'links'` to crawl: it is taken as markdown
  * (every page carries its links anyway) rather than refused.
  */
-const crawlFormat = z
-  .enum([...CRAWL_FORMATS, 'links'])
+const crawlFormat = oneOf([...CRAWL_FORMATS, 'links'])
   .default('markdown')
   .transform((value): CrawlFormat => (value === 'links' ? 'markdown' : value));
 

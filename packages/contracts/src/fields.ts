@@ -21,6 +21,10 @@ export const httpUrl = () =>
       }
     }, 'must be an absolute http or https URL');
 
+/** One of a fixed list of words; the message lists them. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
 /** Query-string booleans: "true"/"false"/"1"/"0" as well as real booleans from JSON bodies. */
 export const queryBoolean = () =>
   z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((value) => value === true || value === 'true' || value === '1');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, queryBoolean, queryInt } from './fields';
+import { httpUrl, oneOf, queryBoolean, queryInt } from './fields';
 
 /** GET /v1/scrape: one page, answered synchronously (the gateway waits for a parse-queue job). */
 
@@ -25,7 +25,7 @@ export const SCRAPE_LIMITS = {
  */
 export const scrapeQuery = z.object({
   url: httpUrl(),
-  format: z.enum(SCRAPE_FORMATS).default('markdown'),
+  format: oneOf(SCRAPE_FORMATS).default('markdown'),
   include_html: queryBoolean().default(false),
   /** Absent: automatic (render in Chromium only when the fetched HTML is an empty script shell). */
   render_js: queryBoolean().optional(),

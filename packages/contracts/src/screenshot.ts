@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES, DEVICE_SCALE } from './devices';
-import { boundedInt, cssSelector, httpUrl, queryInt } from './fields';
+import { boundedInt, cssSelector, httpUrl, oneOf, queryInt } from './fields';
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
@@ -21,13 +21,12 @@ const selector = cssSelector(SCREENSHOT_LIMITS.maxSelectorLength);
 export const screenshotCreateRequest = z
   .object({
     url: httpUrl(),
-    device: z.enum(DEVICE_NAMES).default('desktop'),
+    device: oneOf(DEVICE_NAMES).default('desktop'),
     width: boundedInt(CUSTOM_WIDTH.min, CUSTOM_WIDTH.max).optional(),
     height: boundedInt(CUSTOM_HEIGHT.min, CUSTOM_HEIGHT.max).optional(),
     full_page: z.boolean().default(false),
     // `jpg` is accepted as the common spelling of jpeg (existing clients send it).
-    format: z
-      .enum([...IMAGE_FORMATS, 'jpg'])
+    format: oneOf([...IMAGE_FORMATS, 'jpg'])
       .default('png')
       .transform((value): ImageFormat => (value === 'jpg' ? 'jpeg' : value)),
     quality: boundedInt(1, 100).optional(),
@@ -45,7 +44,7 @@ export const screenshotCreateRequest = z
       .default([]),
     block_ads: z.boolean().default(false),
     wait_for_selector: selector.optional(),
-    wait_until: z.enum(WAIT_UNTIL).default('load'),
+    wait_until: oneOf(WAIT_UNTIL).default('load'),
     delay: z.number().min(0, 'must be between 0 and 30').max(SCREENSHOT_LIMITS.maxDelaySeconds, 'must be between 0 and 30').default(0),
     // Supacrawler's synchronous form: the answer is the image itself once the job is done.
     stream: z.boolean().default(false),

@@ -6,7 +6,7 @@ import { addUsage, emptyUsage, modelNotConfigured, type ModelClient, type TokenU
 import { parseModelJson } from './model-json';
 import { toProviderSchema, unwrapProviderResult, type ProviderSchema } from './provider-schema';
 import { DEFAULT_TOKEN_BUDGET, preparePage, sharedTokenCounter, type TokenBudget, type TokenCounter } from './tokens';
-import { compileUserSchema, type JsonSchema } from './user-schema';
+import { compileUserSchema, type CompiledSchema, type JsonSchema } from './user-schema';
 
 export interface PageInput {
   url: string;
@@ -105,6 +105,24 @@ async function extractPage(run: Run, page: PageInput): Promise<{ ok: true; data:
 }
 
 /**
+ * Why `data` does not match the user's schema, or undefined when it does. A schema describing one
+ * record, met by a list of records (one per page), is checked record by record.
+ */
+function schemaMismatch(compiled: CompiledSchema, data: unknown): string | undefined {
+  // Ajv's validate is a type guard; as a plain boolean it narrows nothing.
+  const valid = (value: unknown): boolean => compiled.validate(value);
+  if (valid(data)) return undefined;
+  const whole = compiled.describeErrors(compiled.validate.errors);
+  const { type, properties } = compiled.schema;
+  const describesRecord = type === 'object' || (type === undefined && isRecord(properties));
+  if (!Array.isArray(data) || !describesRecord) return whole;
+  const problems = data.flatMap((record, index) =>
+    valid(record) ? [] : [`record ${index + 1}: ${compiled.describeErrors(compiled.validate.errors)}`],
+  );
+  return problems.length === 0 ? undefined : problems.join('; ');
+}
+
+/**
  * Extracts data for a prompt from page markdown with the model: pages (and chunks of long pages)
  * run concurrently up to `concurrency`, each answer bound to the user's schema when there is one,
  * results merged across chunks and pages, then validated (spec 7, rule 2: data that fails the
@@ -157,13 +175,10 @@ export async function extractFromPages(input: ExtractInput, options: ExtractOpti
   if (results.length === 0) {
     throw new Unprocessable(`No data could be extracted from the pages: ${run.warnings.join('; ')}`);
   }
-  const data = combinePageResults(results, { hasSchema: compiled !== undefined });
+  const data = combinePageResults(results);
   if (!hasMeaningfulData(data)) throw new Unprocessable('No data matching the prompt was found on the pages');
 
-  if (compiled && !compiled.validate(data)) {
-    run.warnings.push(
-      `Extracted data does not match the schema (${compiled.describeErrors(compiled.validate.errors)}); returned as extracted`,
-    );
-  }
+  const mismatch = compiled ? schemaMismatch(compiled, data) : undefined;
+  if (mismatch) run.warnings.push(`Extracted data does not match the schema (${mismatch}); returned as extracted`);
   return { data, warnings: run.warnings, usage: run.usage, pagesExtracted: results.length };
 }

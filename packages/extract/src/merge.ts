@@ -62,15 +62,16 @@ function isFlatRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Combines the per-page results of one parse. Arrays and containers (objects holding arrays)
- * merge with `mergeValues`. Without a schema, pages that each gave one flat record (a product, an
- * article) become a list of those records instead of one object where the first page's values win.
+ * Combines the per-page results of one parse. Pages that each gave one flat record (a product, an
+ * article; with or without a schema describing one) become a list of those records, one per page
+ * with duplicates removed, instead of one object where the first page's values win. Containers
+ * (objects holding lists) and lists merge with `mergeValues`.
  */
-export function combinePageResults(results: readonly unknown[], options: { hasSchema: boolean }): unknown {
+export function combinePageResults(results: readonly unknown[]): unknown {
   const present = results.filter(hasMeaningfulData);
   if (present.length === 0) return results[0] ?? null;
   if (present.length === 1) return present[0];
-  if (!options.hasSchema && present.every(isFlatRecord)) {
+  if (present.every(isFlatRecord)) {
     const records = dedupe(present);
     return records.length === 1 ? records[0] : records;
   }

@@ -207,6 +207,35 @@ describe('extractFromPages', () => {
     expect(result.data).toEqual([{ name: 'A', price: 1 }, { name: 'B', price: 2 }]);
   });
 
+  it('lists one record per page when the schema describes one record, checking each against it', async () => {
+    server.respondWith(
+      byPage({
+        'https://example.com/a': reply.json({ name: 'A', price: 1 }),
+        'https://example.com/b': reply.json({ name: 'B', price: 2, currency: 'EUR' }),
+      }),
+    );
+    const pages = ['a', 'b'].map((p) => ({ url: `https://example.com/${p}`, markdown: p }));
+    const result = await extractFromPages({ prompt: 'Products', pages, schema: productSchema }, { model: model(), concurrency: 2 });
+    expect(result.data).toEqual([
+      { name: 'A', price: 1 },
+      { name: 'B', price: 2, currency: 'EUR' },
+    ]);
+    expect(result.warnings).toEqual([]);
+
+    server.respondWith(
+      byPage({
+        'https://example.com/a': reply.json({ name: 'A', price: 1 }),
+        'https://example.com/b': reply.json({ name: 'B', price: -2 }),
+      }),
+    );
+    const mixed = await extractFromPages({ prompt: 'Products', pages, schema: productSchema }, { model: model(), concurrency: 2 });
+    expect(mixed.data).toEqual([
+      { name: 'A', price: 1 },
+      { name: 'B', price: -2 },
+    ]);
+    expect(mixed.warnings).toEqual([expect.stringMatching(/does not match the schema \(record 2: .*price must be >= 0\); returned as extracted/)]);
+  });
+
   it('skips a page whose answer is unusable, with a warning', async () => {
     server.respondWith(
       byPage({
