@@ -83,6 +83,8 @@ async function crawlFirst(web: WebDeps, options: CollectOptions, into: Collected
         concurrency: options.concurrency,
         signal: options.signal,
         onProgress: (statistics) => {
+          // The crawler's first report comes before any page is known: nothing to tell yet.
+          if (statistics.total_pages === 0) return;
           into.totalPages = statistics.total_pages;
           options.onProgress({ pagesProcessed: statistics.successful_pages, totalPages: statistics.total_pages });
         },
