@@ -1,11 +1,10 @@
 import type { BrowserContext } from 'puppeteer-core';
-import { AppError, TimeoutError, Unavailable, isAppError } from '@sitelens/contracts';
+import { AppError, TimeoutError, Unavailable, bounded, isAppError, rejectOnAbort } from '@sitelens/contracts';
 import type { Config } from '@sitelens/config';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import { Adblocker } from './adblock';
 import { CHROMIUM_CANDIDATES, findChromium, launchChromium, removeDir, type LaunchedChromium } from './chromium';
 import { SlotQueue } from './slot-queue';
-import { bounded, rejectOnAbort } from './timing';
 
 export type BrowserPoolConfig = Pick<Config['browser'], 'executablePath' | 'concurrency' | 'recycleAfter'> &
   Partial<Pick<Config['browser'], 'adblockListUrls'>>;

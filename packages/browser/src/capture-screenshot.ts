@@ -3,6 +3,7 @@ import type { Page, ScreenshotClip } from 'puppeteer-core';
 import {
   TimeoutError,
   resolveDevice,
+  sleep,
   type ImageFormat,
   type ScreenshotCreateRequest,
   type ScreenshotMetadata,
@@ -13,7 +14,6 @@ import { fullPageCap, fullPageClip, pageGeometry, scrollThrough } from './full-p
 import { isPuppeteerTimeout, navigate } from './navigate';
 import { assertValidSelectors, dismissDialogs, emulateDevice, hideSelectors, retryAfterRedirect } from './page-setup';
 import { installRequestFilter, type UrlGuard } from './request-filter';
-import { sleep } from './timing';
 
 export const DEFAULT_QUALITY = 85;
 export const CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };

@@ -5,4 +5,3 @@ export { captureScreenshot, screenshotBudgetMs, CONTENT_TYPES, DEFAULT_QUALITY, 
 export { renderHtml, createHtmlRenderer, type HtmlRenderer, type RenderOptions, type RenderedPage } from './render-html';
 export { WAIT_UNTIL_EVENT } from './navigate';
 export type { UrlGuard } from './request-filter';
-export { bounded } from './timing';

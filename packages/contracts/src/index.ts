@@ -7,3 +7,4 @@ export * from './crawl';
 export * from './queues';
 export * from './plans';
 export * from './watch';
+export * from './timing';

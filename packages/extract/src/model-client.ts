@@ -1,8 +1,8 @@
 import { ChatOpenAICompletions } from '@langchain/openai';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import { AppError } from '@sitelens/contracts';
+import { AppError, sleep } from '@sitelens/contracts';
 import type { Logger, Metrics } from '@sitelens/telemetry';
-import { backoffDelay, classifyModelError, DEFAULT_RETRY_BASE_DELAY_MS, sleep, type ModelFailure } from './retry';
+import { backoffDelay, classifyModelError, DEFAULT_RETRY_BASE_DELAY_MS, type ModelFailure } from './retry';
 import type { JsonSchema } from './user-schema';
 
 /** The `llm` slice of the service config, plus knobs the composition root or tests may set. */

@@ -62,21 +62,3 @@ export function classifyModelError(error: unknown, timedOut: boolean): ModelFail
   return { kind: 'invalid_answer', retryable: false, reason: messageOf(error) };
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

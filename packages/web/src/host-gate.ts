@@ -2,26 +2,12 @@
  * Politeness per host: at most N requests in flight, and when robots.txt sets a crawl-delay, one
  * at a time with starts spaced by that delay.
  */
+import { sleep } from '@sitelens/contracts';
 
 interface HostState {
   active: number;
   nextStart: number;
   waiters: Array<() => void>;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 export class HostGate {

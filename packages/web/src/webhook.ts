@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { AppError } from '@sitelens/contracts';
+import { AppError, sleep } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
 import { assertPublicUrl, createSafeLookup, type AddressPolicy, type Resolver } from './url-safety';
 
@@ -47,13 +47,6 @@ export interface WebhookOutcome {
 }
 
 const RETRY_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
-
-function wait(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-  });
-}
 
 /** Delivers one webhook. Never throws for the receiver's failures: the outcome says what happened. */
 export async function deliverWebhook(delivery: WebhookDelivery, options: WebhookOptions): Promise<WebhookOutcome> {
@@ -99,7 +92,8 @@ export async function deliverWebhook(delivery: WebhookDelivery, options: Webhook
       }
       if (attempt < attempts) {
         options.logger?.debug({ attempt, error: last.error }, 'webhook delivery failed; retrying');
-        await wait((options.baseDelayMs ?? 1_000) * 2 ** (attempt - 1), options.signal);
+        // Aborted: stop waiting; the loop's next attempt sees the signal.
+        await sleep((options.baseDelayMs ?? 1_000) * 2 ** (attempt - 1), options.signal).catch(() => undefined);
       }
     }
     return last;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Config } from '@sitelens/config';
-import { QUEUES } from '@sitelens/contracts';
+import { QUEUES, bounded } from '@sitelens/contracts';
 import { createParseQueue, createQueueEvents, createRedis, createScreenshotQueue, type ParseQueue, type ScreenshotQueue } from '@sitelens/queue';
 import { createBlobStore, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
@@ -86,7 +86,7 @@ export async function buildGatewayDeps(
       stopping.abort();
       // Bounded: with Redis gone, BullMQ's close would wait for a connection that never comes.
       const closing = [...Object.values(events), screenshot, parse].map((closable) => closable.close().catch(() => undefined));
-      await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())]);
+      await bounded(Promise.all(closing), CLOSE_TIMEOUT_MS);
       redis.disconnect();
       eventsConnection.disconnect();
     },

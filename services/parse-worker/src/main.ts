@@ -1,7 +1,6 @@
 import type { Job, Worker } from 'bullmq';
-import { bounded } from '@sitelens/browser';
 import type { Config } from '@sitelens/config';
-import { AppError, QUEUES, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
+import { AppError, QUEUES, bounded, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
 import { createRedis, createWorker, dueEnvelope, jobDeadline, toJobFailure } from '@sitelens/queue';
 import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { openParseWorkerContext, type ContextOptions, type ParseWorkerContext } from './context';

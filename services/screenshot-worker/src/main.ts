@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
-import { QUEUES, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
-import { BrowserPool, bounded, captureScreenshot } from '@sitelens/browser';
+import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
+import { BrowserPool, captureScreenshot } from '@sitelens/browser';
 import { createRedis, createWorker } from '@sitelens/queue';
 import { createBlobStore } from '@sitelens/storage';
 import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
