@@ -17,18 +17,11 @@
  */
 const { fork } = require('node:child_process');
 const { once } = require('node:events');
-const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
-const { ROOT, freePort, waitFor, startRedis, startService, percentile, runPool } = require('../lib/harness');
+const { ROOT, numericOptions, startStack, percentile, runPool } = require('../lib/harness');
 
-const { values: args } = parseArgs({
-  options: { rounds: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '8' }, scrapes: { type: 'string', default: '100' } },
-});
-const ROUNDS = Number(args.rounds);
-const CONCURRENCY = Number(args.concurrency);
-const SCRAPES = Number(args.scrapes);
+const { rounds: ROUNDS, concurrency: CONCURRENCY, scrapes: SCRAPES } = numericOptions({ rounds: 3, concurrency: 8, scrapes: 100 });
 
 const { createContentExtractor } = require(path.join(ROOT, 'packages/web/dist/index.js'));
 const undici = require(require.resolve('undici', { paths: [ROOT] }));
@@ -104,22 +97,9 @@ const median = (values) => percentile(values, 50);
 
 async function main() {
   const site = await startSite();
-  const redis = await startRedis();
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-data-'));
-  const env = {
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: 'bench',
-    DATA_DIR: dataDir,
-    HTTP_ADDR: `127.0.0.1:${port}`,
-    WORKER_HTTP_ADDR: '127.0.0.1:0',
-    CRAWL_CONCURRENCY: String(CONCURRENCY),
-  };
-  const gateway = startService({ ...env, ROLE: 'gateway' });
-  const worker = startService({ ...env, ROLE: 'parse-worker' });
+  const stack = await startStack('parse-worker', { CRAWL_CONCURRENCY: String(CONCURRENCY) });
+  const { origin } = stack;
   try {
-    await waitFor(async () => (await fetch(`${origin}/v1/health`)).ok, 20_000, 'gateway');
     console.log(`Crawl benchmark: ${site.pages}-page local site, ${ROUNDS} rounds, concurrency ${CONCURRENCY}, ${os.cpus().length} cores\n`);
     await serviceCrawl(origin, site); // warm-up: content threads, connections, JIT
     await crawleeCrawl(site);
@@ -164,11 +144,8 @@ async function main() {
       await bare.close();
     }
   } finally {
-    await gateway.stop();
-    await worker.stop();
-    redis.stop();
+    await stack.stop();
     site.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -1,7 +1,8 @@
 'use strict';
 /**
- * Shared pieces of the benchmarks: a private redis-server, service processes started the way
- * production starts them (`scripts/serve.js`), a local page server, and figures.
+ * Shared pieces of the benchmarks: command-line options, a private redis-server, service
+ * processes started the way production starts them (`scripts/serve.js`), a local page server, and
+ * figures.
  */
 const { spawn } = require('node:child_process');
 const http = require('node:http');
@@ -9,6 +10,7 @@ const net = require('node:net');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -66,6 +68,53 @@ function startService(env) {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * Numeric `--name value` options; `defaults` names every option (an undefined default leaves the
+ * option undefined when not given). Unknown options are refused.
+ */
+function numericOptions(defaults) {
+  const options = Object.fromEntries(
+    Object.entries(defaults).map(([name, value]) => [name, value === undefined ? { type: 'string' } : { type: 'string', default: String(value) }]),
+  );
+  const { values } = parseArgs({ options });
+  return Object.fromEntries(Object.keys(defaults).map((name) => [name, values[name] === undefined ? undefined : Number(values[name])]));
+}
+
+/**
+ * The service as a user runs it, split in processes: a private redis-server, a gateway and one
+ * worker (`role`) sharing a temporary DATA_DIR. Resolves once the gateway answers /v1/health;
+ * `stop` ends the processes and removes the directory.
+ */
+async function startStack(role, env = {}) {
+  const redis = await startRedis();
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-data-'));
+  const shared = {
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: 'bench',
+    DATA_DIR: dataDir,
+    HTTP_ADDR: `127.0.0.1:${port}`,
+    WORKER_HTTP_ADDR: '127.0.0.1:0',
+    ...env,
+  };
+  const gateway = startService({ ...shared, ROLE: 'gateway' });
+  const worker = startService({ ...shared, ROLE: role });
+  const origin = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await gateway.stop();
+    await worker.stop();
+    redis.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(async () => (await fetch(`${origin}/v1/health`)).ok, 20_000, 'gateway');
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { origin, worker, stop };
 }
 
 /** Resident set size of one process, in MiB, from /proc. */
@@ -143,4 +192,17 @@ async function runPool(total, concurrency, task) {
   return { durations, wallMs: performance.now() - started };
 }
 
-module.exports = { ROOT, freePort, waitFor, startRedis, startService, rssMiB, treeRssMiB, startPageServer, percentile, runPool };
+module.exports = {
+  ROOT,
+  freePort,
+  waitFor,
+  numericOptions,
+  startRedis,
+  startService,
+  startStack,
+  rssMiB,
+  treeRssMiB,
+  startPageServer,
+  percentile,
+  runPool,
+};

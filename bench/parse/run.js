@@ -16,15 +16,14 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const swc = require('@swc/core');
-const { ROOT, freePort, waitFor, startRedis, startService, percentile } = require('../lib/harness');
+const { ROOT, numericOptions, startStack, percentile } = require('../lib/harness');
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
-);
-const RUNS = Number(args.runs ?? 5);
-const PAGES = Number(args.pages ?? 10);
-const LATENCY_MS = Number(args.latency ?? 300);
-const CONCURRENCY = Number(args.concurrency ?? 4);
+const { runs: RUNS, pages: PAGES, latency: LATENCY_MS, concurrency: CONCURRENCY } = numericOptions({
+  runs: 5,
+  pages: 10,
+  latency: 300,
+  concurrency: 4,
+});
 
 /** The test suite's scripted model server (TypeScript), compiled once into a temp file. */
 function loadScriptedModel() {
@@ -79,23 +78,14 @@ async function main() {
     },
   });
   const site = await startSite(PAGES);
-  const redis = await startRedis();
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-data-'));
-  const env = {
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: 'bench',
-    DATA_DIR: dataDir,
-    HTTP_ADDR: `127.0.0.1:${port}`,
+  const stack = await startStack('parse-worker', {
     WORKER_HTTP_ADDR: 'off',
     OPENAI_BASE_URL: model.baseUrl,
     OPENAI_API_KEY: 'bench',
     LLM_MODEL: 'scripted-model',
     PARSE_CONCURRENCY: String(CONCURRENCY),
-  };
-  const gateway = startService({ ...env, ROLE: 'gateway' });
-  const worker = startService({ ...env, ROLE: 'parse-worker' });
+  });
+  const { origin } = stack;
   const body = JSON.stringify({ prompt: `Crawl ${site.origin}/ and extract the title and summary of every article`, max_pages: PAGES });
   const parseOnce = async () => {
     const first = model.requests.length;
@@ -108,7 +98,6 @@ async function main() {
     return { totalMs, modelMs: busyMs(calls), calls: calls.length };
   };
   try {
-    await waitFor(async () => (await fetch(`${origin}/v1/health`)).ok, 20_000, 'gateway');
     console.log(
       `Parse benchmark: crawl + extract of ${PAGES} pages, model latency ${LATENCY_MS} ms per call, ` +
         `PARSE_CONCURRENCY ${CONCURRENCY}, ${RUNS} runs, ${os.cpus().length} cores\n`,
@@ -135,12 +124,9 @@ async function main() {
     console.log(`model time <= 1.2 x concurrent floor: ${modelTime <= waves * 1.2 ? 'MET' : 'MISSED'}`);
     console.log(`share outside the model: ${share.toFixed(1)}%   (target < 10%) ${share < 10 ? 'MET' : 'MISSED'}`);
   } finally {
-    await gateway.stop();
-    await worker.stop();
-    redis.stop();
+    await stack.stop();
     site.close();
     await model.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -23,16 +23,11 @@
 const path = require('node:path');
 const os = require('node:os');
 const fs = require('node:fs');
-const { ROOT, freePort, waitFor, startRedis, startService, rssMiB, treeRssMiB, startPageServer, percentile, runPool } = require('../lib/harness');
+const { ROOT, numericOptions, startStack, rssMiB, treeRssMiB, startPageServer, percentile, runPool } = require('../lib/harness');
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
-);
-const SHOTS = Number(args.shots ?? 60);
-const SOAK = Number(args.soak ?? 500);
-const CONCURRENCY = Number(args.concurrency ?? 2);
-const INFLIGHT = Number(args.inflight ?? 2 * CONCURRENCY);
-const WARMUP = Number(args.warmup ?? 250);
+const args = numericOptions({ shots: 60, soak: 500, concurrency: 2, inflight: undefined, warmup: 250 });
+const { shots: SHOTS, soak: SOAK, concurrency: CONCURRENCY, warmup: WARMUP } = args;
+const INFLIGHT = args.inflight ?? 2 * CONCURRENCY;
 const RECYCLE_AFTER = 200;
 const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium';
 
@@ -115,24 +110,13 @@ async function soak(origin, pageUrl, workerPid, done) {
 
 async function main() {
   const page = await startPageServer(PAGE);
-  const redis = await startRedis();
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-data-'));
-  const env = {
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: 'bench',
-    DATA_DIR: dataDir,
+  const stack = await startStack('screenshot-worker', {
     CHROME_PATH: CHROME,
     SCREENSHOT_CONCURRENCY: String(CONCURRENCY),
     BROWSER_RECYCLE_AFTER: String(RECYCLE_AFTER),
-    HTTP_ADDR: `127.0.0.1:${port}`,
-    WORKER_HTTP_ADDR: '127.0.0.1:0',
-  };
-  const gateway = startService({ ...env, ROLE: 'gateway' });
-  const worker = startService({ ...env, ROLE: 'screenshot-worker' });
+  });
+  const { origin, worker } = stack;
   try {
-    await waitFor(async () => (await fetch(`${origin}/v1/health`)).ok, 20_000, 'gateway');
     console.log(`Screenshot benchmark: ${SHOTS} shots per measurement, concurrency ${CONCURRENCY}, ${os.cpus().length} cores\n`);
     await serviceRun(origin, page.url, 4, 1); // warm-up: browser launch, first navigation
 
@@ -148,11 +132,8 @@ async function main() {
     console.log(`p50 latency service - bare:    ${delta.toFixed(0)} ms   (target <= 50 ms) ${delta <= 50 ? 'MET' : 'MISSED'}`);
     if (SOAK > 0) await soak(origin, page.url, worker.pid, 4 + 2 * SHOTS);
   } finally {
-    await gateway.stop();
-    await worker.stop();
-    redis.stop();
+    await stack.stop();
     page.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
