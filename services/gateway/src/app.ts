@@ -23,6 +23,7 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express 
   app.set('query parser', 'simple');
 
   app.use((req, res, next) => {
+    req.receivedAt = Date.now();
     const given = req.get('x-request-id');
     const id = given && REQUEST_ID.test(given) ? given : randomUUID();
     res.locals.requestId = id;

@@ -61,7 +61,7 @@ export function mountRoute(app: Express, route: AnyRoute, deps: GatewayDeps, gua
     }
   };
   const shapeErrors: ErrorRequestHandler[] = route.shapeError
-    ? [(error, _req, _res, next) => next((route.shapeError as (error: unknown) => unknown)(error))]
+    ? [(error, req, _res, next) => next((route.shapeError as NonNullable<AnyRoute['shapeError']>)(error, req))]
     : [];
   for (const path of routePaths(route)) {
     app[route.method](path, ...guard(route), ...(route.body ? [jsonBody] : []), handler, ...shapeErrors);

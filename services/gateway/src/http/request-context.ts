@@ -10,6 +10,8 @@ declare global {
   namespace Express {
     interface Request {
       auth?: RequestAuth;
+      /** `Date.now()` when the gateway received the request (set first thing). */
+      receivedAt: number;
     }
   }
 }

@@ -46,7 +46,7 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
    * Gives every error of this route (guard refusals, a malformed body, failed validation, the
    * handler's own) the route's error shape, e.g. parse's workflow fields.
    */
-  shapeError?: (error: unknown) => unknown;
+  shapeError?: (error: unknown, req: Request) => unknown;
   /** Returns the response, or undefined when it wrote the response itself (streams, files). */
   handler: (ctx: RouteContext<B, Q, P>) => Promise<RouteResult | undefined>;
 }

@@ -54,47 +54,43 @@ export const parseCreate = defineRoute<ParseCreateBody>({
     '`async: true` answers 202 with a job id to follow at GET /v1/parse/{job_id}.',
   tag: 'Parse',
   body: parseCreateBody,
-  // Every parse error body carries workflow_status, pages_processed and execution_time.
-  shapeError: (error) => parseError(error, { pagesProcessed: 0, executionTimeMs: 0 }),
+  // Every parse error body carries workflow_status, pages_processed and execution_time (a failed
+  // job's own counts, already in its details, win).
+  shapeError: (error, req) => parseError(error, { pagesProcessed: 0, executionTimeMs: Date.now() - req.receivedAt }),
   responses: {
     200: { description: 'Parsed (or, when streaming, a text/event-stream of spec 2.5 chunks ending with this body)', schema: parseResponse },
     202: { description: 'Accepted (async: true)', schema: parseAccepted },
   },
   async handler({ body, req, res, deps, log, origin }) {
-    const startedAt = Date.now();
-    try {
-      if (body.stream && body.async) {
-        throw new BadRequest("Invalid field 'async': cannot be combined with stream; choose one", { details: { field: 'async' } });
-      }
-      if (body.stream) enforceStreaming(req);
-      const maxPages = enforcePagesPerRequest(req, body.max_pages, 'max_pages', PARSE_LIMITS.maxPages.default);
-      if (!isModelConfigured(deps.config.llm)) throw modelNotConfigured();
-      // Deterministic and cheap: a prompt without a URL is refused before anything is queued.
-      analyzePrompt(body.prompt, { outputFormat: body.output_format });
-
-      const run: ParseRun = {
-        deps,
-        log,
-        res,
-        startedAt,
-        spec: {
-          jobId: randomUUID(),
-          request: {
-            prompt: body.prompt,
-            ...(body.schema === undefined ? {} : { schema: body.schema }),
-            ...(body.output_format === undefined ? {} : { output_format: body.output_format }),
-            max_depth: body.max_depth,
-            max_pages: maxPages,
-          },
-          timeoutSeconds: parseJobTimeoutSeconds(deps.config.llm, maxPages),
-          owner: req.auth?.keyId,
-        },
-      };
-      if (body.async) return await queueParse(run, origin);
-      if (body.stream) return await streamParse(run, streamFramingOf(req.get('accept')));
-      return await awaitParse(run);
-    } catch (error) {
-      throw parseError(error, { pagesProcessed: 0, executionTimeMs: Date.now() - startedAt });
+    if (body.stream && body.async) {
+      throw new BadRequest("Invalid field 'async': cannot be combined with stream; choose one", { details: { field: 'async' } });
     }
+    if (body.stream) enforceStreaming(req);
+    const maxPages = enforcePagesPerRequest(req, body.max_pages, 'max_pages', PARSE_LIMITS.maxPages.default);
+    if (!isModelConfigured(deps.config.llm)) throw modelNotConfigured();
+    // Deterministic and cheap: a prompt without a URL is refused before anything is queued.
+    analyzePrompt(body.prompt, { outputFormat: body.output_format });
+
+    const run: ParseRun = {
+      deps,
+      log,
+      res,
+      startedAt: req.receivedAt,
+      spec: {
+        jobId: randomUUID(),
+        request: {
+          prompt: body.prompt,
+          ...(body.schema === undefined ? {} : { schema: body.schema }),
+          ...(body.output_format === undefined ? {} : { output_format: body.output_format }),
+          max_depth: body.max_depth,
+          max_pages: maxPages,
+        },
+        timeoutSeconds: parseJobTimeoutSeconds(deps.config.llm, maxPages),
+        owner: req.auth?.keyId,
+      },
+    };
+    if (body.async) return queueParse(run, origin);
+    if (body.stream) return streamParse(run, streamFramingOf(req.get('accept')));
+    return awaitParse(run);
   },
 });
