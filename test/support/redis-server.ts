@@ -3,7 +3,18 @@
  * ones fault tests stop and start again on the same port and data directory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Redis } from 'ioredis';
 import { freePort } from './processes';
+
+/** Removes every Redis key under a prefix (queues, counters, watches) once a test is done with it. */
+export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+}
 
 export interface RedisServer {
   url: string;

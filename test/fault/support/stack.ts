@@ -9,6 +9,7 @@ import { chromePath, testRedisUrl, testS3, uniquePrefix } from '../../support/en
 import { startFixtureSite, type FixtureSite } from '../../support/fixture-site';
 import { freePort, startService, waitForHttp, type ServiceProcess } from '../../support/processes';
 import { descendants, killLeftovers } from '../../support/proc';
+import { deletePrefix } from '../../support/redis-server';
 
 export type Json = Record<string, any>;
 
@@ -206,12 +207,7 @@ export async function dropPrefix(prefix: string, redisUrl = testRedisUrl()): Pro
   const redis = createRedis(redisUrl, 'client', { retryStrategy: () => null });
   redis.on('error', () => undefined);
   try {
-    let cursor = '0';
-    do {
-      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = nextCursor;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
+    await deletePrefix(redis, prefix);
   } catch {
     // the server is gone (a fault test stopped it): nothing left to clean
   } finally {

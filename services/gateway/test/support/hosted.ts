@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { getJson } from './test-gateway';
 
 /** A cheap authenticated call: an unknown screenshot job (404, but counted like any request). */
@@ -15,15 +14,7 @@ export function rateHeaders(headers: Headers) {
   };
 }
 
-/** Removes every Redis key under a prefix (keys, counters) once a test is done with it. */
-export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
-}
+export { deletePrefix } from '../../../../test/support/redis-server';
 
 export async function eventually(check: () => Promise<boolean>, timeoutMs: number, stepMs = 100): Promise<number> {
   const started = Date.now();
