@@ -1,7 +1,7 @@
 import type { Job, Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { AppError, decodeJobError, Unavailable } from '@sitelens/contracts';
 import { readJob } from '@sitelens/queue';
+import type { GatewayDeps } from '../deps';
 import { waitForJobEnd } from './job-waiter';
 import { withRedis } from './redis-guard';
 
@@ -16,15 +16,15 @@ export type AwaitedJob<R> = { finished: true; result: R } | { finished: false };
  * answered 503 at once so the server can close; the job itself carries on in its worker.
  */
 export async function awaitJob<R>(
+  deps: Pick<GatewayDeps, 'redis' | 'stopping'>,
   queue: Pick<Queue, 'getJob'>,
   job: Job,
   events: QueueEvents | undefined,
   waitMs: number,
-  redis: Redis,
-  stopping?: AbortSignal,
 ): Promise<AwaitedJob<R>> {
+  const { stopping } = deps;
   await waitForJobEnd(job, events, waitMs, stopping);
-  const snapshot = job.id === undefined ? undefined : await withRedis(redis, () => readJob(queue, job.id as string));
+  const snapshot = job.id === undefined ? undefined : await withRedis(deps.redis, () => readJob(queue, job.id as string));
   const ended = snapshot?.job;
   const state = snapshot?.state ?? 'unknown';
   if (ended && state === 'completed') return { finished: true, result: ended.returnvalue as R };
@@ -34,7 +34,7 @@ export async function awaitJob<R>(
     throw new AppError(code, message);
   }
   if (state === 'waiting' || state === 'prioritized' || state === 'delayed') await ended?.remove().catch(() => undefined);
-  if (stopping?.aborted) {
+  if (stopping.aborted) {
     throw new Unavailable('The service is restarting; send the request again', { details: { job_id: job.id } });
   }
   return { finished: false };

@@ -5,6 +5,8 @@ import { toAppError } from '../http/errors';
 export interface ParseFacts {
   pagesProcessed: number;
   executionTimeMs: number;
+  /** The parse job the error belongs to, once there is one. */
+  jobId?: string;
 }
 
 /**
@@ -20,6 +22,7 @@ export function parseError(error: unknown, facts: ParseFacts): AppError {
       workflow_status: 'failed',
       pages_processed: facts.pagesProcessed,
       execution_time: Math.max(0, Math.round(facts.executionTimeMs)),
+      ...(facts.jobId === undefined ? {} : { job_id: facts.jobId }),
       ...base.details,
     },
   });

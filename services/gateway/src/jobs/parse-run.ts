@@ -1,10 +1,10 @@
 import type { Response } from 'express';
-import { AppError, Unavailable, type ParseJobProgress, type ParseJobResult } from '@sitelens/contracts';
+import { Unavailable, type ParseJobProgress, type ParseJobResult } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
 import type { GatewayDeps } from '../deps';
 import type { RouteResult } from '../http/route';
 import { openChunkStream, type StreamFraming } from './chunk-stream';
-import { parseError, parseJobFailure } from './parse-errors';
+import { parseError, parseJobFailure, type ParseFacts } from './parse-errors';
 import { cancelParse, enqueueParse, type ParseJobSpec } from './parse-job';
 import { watchParseJob, type ParseOutcome, type ParseWatch } from './parse-watch';
 
@@ -25,9 +25,13 @@ function finalBody(run: ParseRun, result: ParseJobResult) {
   return { ...result, execution_time: Date.now() - run.startedAt, job_id: run.spec.jobId };
 }
 
+function facts(run: ParseRun, pagesProcessed: number): ParseFacts {
+  return { pagesProcessed, executionTimeMs: Date.now() - run.startedAt };
+}
+
+/** A failed job's error body; it names the job, which may still be followed or looked up. */
 function failure(run: ParseRun, outcome: Extract<ParseOutcome, { ok: false }>, pagesProcessed: number) {
-  const error = parseJobFailure(outcome.failedReason, { pagesProcessed, executionTimeMs: Date.now() - run.startedAt });
-  return new AppError(error.code, error.message, { retryable: error.retryable, details: { ...error.details, job_id: run.spec.jobId } });
+  return parseJobFailure(outcome.failedReason, { ...facts(run, pagesProcessed), jobId: run.spec.jobId });
 }
 
 /**
@@ -98,7 +102,7 @@ export async function streamParse(run: ParseRun, framing: StreamFraming): Promis
     else stream.end(failure(run, outcome, pagesProcessed).toBody());
   } catch (error) {
     run.log.error({ err: error, jobId: run.spec.jobId }, 'parse stream failed');
-    stream.end(parseError(error, { pagesProcessed, executionTimeMs: Date.now() - run.startedAt }).toBody());
+    stream.end(parseError(error, facts(run, pagesProcessed)).toBody());
   }
   return undefined;
 }

@@ -46,7 +46,7 @@ export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
       queue.add('scrape', payload, { jobId: randomUUID(), attempts: 1, removeOnComplete: SCRAPE_JOB_KEEP, removeOnFail: SCRAPE_JOB_KEEP }),
     );
     const waitMs = acceptedAt + query.timeout * 1000 + ANSWER_MARGIN_MS - Date.now();
-    const outcome = await awaitJob<ScrapeJobResult>(queue, job, deps.events.parse, waitMs, deps.redis, deps.stopping);
+    const outcome = await awaitJob<ScrapeJobResult>(deps, queue, job, deps.events.parse, waitMs);
     if (!outcome.finished) throw new TimeoutError(`Scraping ${query.url} took longer than the ${query.timeout} s timeout`);
     await writeScrapeCache(deps.redis, cacheKey, outcome.result, log);
     return { status: 200, body: outcome.result, headers: { 'x-cache': 'MISS' } };

@@ -27,14 +27,7 @@ const STREAM_MARGIN_SECONDS = 30;
 /** `stream: true`: holds the request until the job ends and answers with the image bytes. */
 async function sendImageWhenDone(job: ScreenshotJob, options: { deps: GatewayDeps; res: Response; waitMs: number }): Promise<void> {
   const { deps, res } = options;
-  const outcome = await awaitJob<ScreenshotJobResult>(
-    deps.queues.screenshot,
-    job,
-    deps.events.screenshot,
-    options.waitMs,
-    deps.redis,
-    deps.stopping,
-  );
+  const outcome = await awaitJob<ScreenshotJobResult>(deps, deps.queues.screenshot, job, deps.events.screenshot, options.waitMs);
   if (!outcome.finished) {
     throw new TimeoutError(`The screenshot did not finish in time; poll GET /v1/screenshots?job_id=${job.id} for it`);
   }
