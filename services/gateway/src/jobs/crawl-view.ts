@@ -1,7 +1,6 @@
 import type { CrawlProgress, CrawlStatistics, JobEnvelope } from '@sitelens/contracts';
 import { publicStateOf } from '@sitelens/queue';
 import type { JobRenderer } from './job-renderers';
-import { withRedis } from './redis-guard';
 
 const NO_PAGES_YET: CrawlStatistics = { total_pages: 0, successful_pages: 0, failed_pages: 0 };
 
@@ -15,10 +14,7 @@ function statisticsOf(progress: unknown): CrawlStatistics {
  * completed; while it runs, `data` holds its start URL and the statistics so far, so clients
  * polling the job see it progress.
  */
-export const renderCrawlJob: JobRenderer = async (found, state, deps) => {
-  // The job may have been read just before it completed: its result is then only in a fresh read.
-  const staleId = state === 'completed' && found.returnvalue == null ? found.id : undefined;
-  const job = (staleId === undefined ? undefined : await withRedis(deps.redis, () => deps.queues.parse.getJob(staleId))) ?? found;
+export const renderCrawlJob: JobRenderer = async (job, state, deps) => {
   const view = publicStateOf(job, state, Date.now(), deps.config.jobQueueTimeoutMs);
   if (view.status === 'completed') return { success: true, status: 'completed', data: view.result };
   if (view.status === 'failed') {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decodeJobError, watchCheckQuery, watchIdParams, type WatchCheckQuery, type WatchIdParams, type WatchJobResult } from '@sitelens/contracts';
-import { enqueueWatchCheck } from '@sitelens/queue';
+import { enqueueWatchCheck, readJob } from '@sitelens/queue';
 import { defineRoute } from '../http/route';
 import { waitForJobEnd } from '../jobs/job-waiter';
 import { withRedis } from '../jobs/redis-guard';
@@ -29,8 +29,9 @@ export const watchCheck = defineRoute<undefined, WatchCheckQuery, WatchIdParams>
     const queued = await withRedis(deps.redis, () => enqueueWatchCheck(deps.queues.parse, watch, 'manual'));
     const jobId = queued.id ?? '';
     if (query.wait > 0) await waitForJobEnd(queued, deps.events.parse, query.wait * 1000, deps.stopping);
-    const job = await withRedis(deps.redis, () => deps.queues.parse.getJob(jobId));
-    const state = job ? await withRedis(deps.redis, () => job.getState()) : 'unknown';
+    const snapshot = await withRedis(deps.redis, () => readJob(deps.queues.parse, jobId));
+    const job = snapshot?.job;
+    const state = snapshot?.state ?? 'unknown';
     if (job && state === 'completed') {
       const { resultId } = job.returnvalue as WatchJobResult;
       const records = resultId ? await withRedis(deps.redis, () => store.results(watch.id)) : [];
