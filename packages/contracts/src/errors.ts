@@ -147,3 +147,12 @@ export function decodeJobError(failedReason: string | undefined): { code: ErrorC
   }
   return { code: 'JOB_FAILED', message: text || 'The job failed' };
 }
+
+/**
+ * A job's failure as a client may see it: an unexpected error keeps its code but not its text
+ * (an exception message, a stack detail), which stays in the worker's log.
+ */
+export function publicJobError(failedReason: string | undefined): { code: ErrorCode; message: string } {
+  const decoded = decodeJobError(failedReason);
+  return decoded.code === 'INTERNAL' ? { code: 'INTERNAL', message: 'Internal server error' } : decoded;
+}

@@ -1,5 +1,5 @@
 import type { Job, JobState, Queue } from 'bullmq';
-import { JOB_DEADLINE_MARGIN_SECONDS, decodeJobError, type ErrorCode, type JobEnvelope } from '@sitelens/contracts';
+import { JOB_DEADLINE_MARGIN_SECONDS, publicJobError, type ErrorCode, type JobEnvelope } from '@sitelens/contracts';
 
 /** What a client may learn of a job, whatever its queue: the three public states. */
 export type PublicJobState =
@@ -40,7 +40,7 @@ export function dueEnvelope(job: Pick<Job<JobEnvelope>, 'data' | 'id' | 'repeatJ
 export function publicStateOf(job: Job, state: JobState | 'unknown', now: number, queueGraceMs: number): PublicJobState {
   if (state === 'completed') return { status: 'completed', result: job.returnvalue };
   if (state === 'failed') {
-    const { code, message } = decodeJobError(job.failedReason);
+    const { code, message } = publicJobError(job.failedReason);
     return { status: 'failed', code, error: message };
   }
   const envelope = job.data as Partial<JobEnvelope>;

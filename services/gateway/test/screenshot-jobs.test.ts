@@ -130,6 +130,23 @@ describe('screenshot jobs through the gateway', () => {
     });
   });
 
+  it('keeps the text of an unexpected worker error out of the answer (it stays in the worker log)', async () => {
+    worker = new Worker(
+      QUEUES.screenshot,
+      async () => {
+        const { UnrecoverableError } = await import('bullmq');
+        throw new UnrecoverableError("INTERNAL: Cannot read properties of undefined (reading 'frame') at /srv/app/capture.js:41");
+      },
+      { connection: { url: testRedisUrl() }, prefix: gw.config.redis.prefix },
+    );
+    const created = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/' });
+    const jobId = created.json.job_id as string;
+    const failed = await getJson(`${gw.origin}/v1/screenshots?job_id=${jobId}&wait=10`);
+    expect(failed.json).toEqual({ success: false, job_id: jobId, status: 'failed', code: 'INTERNAL', error: 'Internal server error' });
+    const lookup = await getJson(`${gw.origin}/v1/crawl/${jobId}`);
+    expect(lookup.json).toMatchObject({ success: false, status: 'failed', code: 'INTERNAL', error: 'Internal server error' });
+  });
+
   it('with stream: true answers with the image bytes once the job is done (Supacrawler sync form)', async () => {
     startStandInWorker();
     setTimeout(() => release?.(), 200);

@@ -17,11 +17,7 @@ function statisticsOf(progress: unknown): CrawlStatistics {
 export const renderCrawlJob: JobRenderer = async (job, state, deps) => {
   const view = publicStateOf(job, state, Date.now(), deps.config.jobQueueTimeoutMs);
   if (view.status === 'completed') return { success: true, status: 'completed', data: view.result };
-  if (view.status === 'failed') {
-    // Internal details stay in the worker's log.
-    const error = view.code === 'INTERNAL' ? 'Internal server error' : view.error;
-    return { success: false, status: 'failed', error, code: view.code };
-  }
+  if (view.status === 'failed') return { success: false, status: 'failed', error: view.error, code: view.code };
   const { request } = job.data as JobEnvelope & { request?: { url?: string } };
   return { success: true, status: 'processing', data: { url: request?.url, statistics: statisticsOf(view.progress) } };
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodeJobError, watchCheckQuery, watchIdParams, type WatchCheckQuery, type WatchIdParams, type WatchJobResult } from '@sitelens/contracts';
+import { publicJobError, watchCheckQuery, watchIdParams, type WatchCheckQuery, type WatchIdParams, type WatchJobResult } from '@sitelens/contracts';
 import { enqueueWatchCheck, readJob } from '@sitelens/queue';
 import { defineRoute } from '../http/route';
 import { waitForJobEnd } from '../jobs/job-waiter';
@@ -40,7 +40,7 @@ export const watchCheck = defineRoute<undefined, WatchCheckQuery, WatchIdParams>
       return { body: { success: true, message: 'Check completed', job_id: jobId, result } };
     }
     if (job && state === 'failed') {
-      const { code, message } = decodeJobError(job.failedReason);
+      const { code, message } = publicJobError(job.failedReason);
       return { body: { success: false, message: 'Check failed', job_id: jobId, error: message, code } };
     }
     return { status: 202, body: { success: true, message: 'Check queued', job_id: jobId } };
