@@ -1,8 +1,10 @@
 import { imageSize } from 'image-size';
 import type { Page, ScreenshotClip } from 'puppeteer-core';
 import {
+  FULL_PAGE_SCROLL,
   TimeoutError,
   resolveDevice,
+  screenshotBudgetMs,
   sleep,
   type ImageFormat,
   type ScreenshotCreateRequest,
@@ -18,12 +20,6 @@ import { installRequestFilter, type UrlGuard } from './request-filter';
 export const DEFAULT_QUALITY = 85;
 export const CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
-/** Time the lazy-load scroll pass may take, and the wait for what it triggered to load. */
-const SCROLL_BUDGET_MS = 6_000;
-const SETTLE_AFTER_SCROLL_MS = 2_000;
-/** Headroom for page set-up, hiding, encoding and closing, beyond the request's own timeout and delay. */
-const CAPTURE_MARGIN_MS = 10_000;
-
 export interface CaptureOptions {
   signal?: AbortSignal;
   /** Full-page height cap in CSS pixels (config `browser.fullPageMaxHeight`). */
@@ -37,15 +33,6 @@ export interface Screenshot {
   image: Buffer;
   contentType: string;
   metadata: ScreenshotMetadata;
-}
-
-/**
- * Longest a screenshot job may hold a browser slot: the request's timeout (navigation and
- * wait_for_selector share it), its delay, the scroll pass for full pages and a margin for capture.
- */
-export function screenshotBudgetMs(request: Pick<ScreenshotCreateRequest, 'timeout' | 'delay' | 'full_page'>): number {
-  const scroll = request.full_page ? SCROLL_BUDGET_MS + SETTLE_AFTER_SCROLL_MS : 0;
-  return request.timeout * 1000 + request.delay * 1000 + scroll + CAPTURE_MARGIN_MS;
 }
 
 /** Loads the page as the request describes it and captures it. */
@@ -90,8 +77,8 @@ async function capture(job: BrowserJob, request: ScreenshotCreateRequest, option
   let truncated = false;
   const maxHeight = fullPageCap(options.fullPageMaxHeight, request.format, device.deviceScaleFactor);
   if (request.full_page) {
-    await retryAfterRedirect(page, () => scrollThrough(page, { maxHeight, budgetMs: SCROLL_BUDGET_MS }));
-    await page.waitForNetworkIdle({ idleTime: 250, concurrency: 2, timeout: SETTLE_AFTER_SCROLL_MS }).catch(() => undefined);
+    await retryAfterRedirect(page, () => scrollThrough(page, { maxHeight, budgetMs: FULL_PAGE_SCROLL.budgetMs }));
+    await page.waitForNetworkIdle({ idleTime: 250, concurrency: 2, timeout: FULL_PAGE_SCROLL.settleMs }).catch(() => undefined);
   }
   // Last steps in the document that will be captured (a late client-side redirect replaces it).
   await retryAfterRedirect(page, async () => {

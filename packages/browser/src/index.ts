@@ -1,7 +1,7 @@
 export { BrowserPool, type BrowserJob, type BrowserPoolConfig, type BrowserPoolDeps, type BrowserPoolStats, type WithContextOptions } from './browser-pool';
 export { Adblocker, BUNDLED_LIST_PATH, type AdblockerOptions } from './adblock';
 export { CHROMIUM_ARGS, CHROMIUM_CANDIDATES, findChromium } from './chromium';
-export { captureScreenshot, screenshotBudgetMs, CONTENT_TYPES, DEFAULT_QUALITY, type CaptureOptions, type Screenshot } from './capture-screenshot';
+export { captureScreenshot, CONTENT_TYPES, DEFAULT_QUALITY, type CaptureOptions, type Screenshot } from './capture-screenshot';
 export { renderHtml, createHtmlRenderer, type HtmlRenderer, type RenderOptions, type RenderedPage } from './render-html';
 export { WAIT_UNTIL_EVENT } from './navigate';
 export type { UrlGuard } from './request-filter';

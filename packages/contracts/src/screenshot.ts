@@ -15,6 +15,26 @@ export const SCREENSHOT_LIMITS = {
   timeoutSeconds: { min: 5, max: 120, default: 30 },
 } as const;
 
+/** Time a full-page capture's lazy-load scroll pass may take, and the wait for what it loaded. */
+export const FULL_PAGE_SCROLL = { budgetMs: 6_000, settleMs: 2_000 } as const;
+/** Headroom for page set-up, hiding, encoding and closing, beyond the request's own timeout and delay. */
+const CAPTURE_MARGIN_MS = 10_000;
+
+/**
+ * Longest a screenshot may take once a worker has it: the request's timeout (navigation and
+ * wait_for_selector share it), its delay, the scroll pass for full pages and a margin for capture.
+ * The browser pool holds a job to it, and a job's `timeoutSeconds` is it, rounded up.
+ */
+export function screenshotBudgetMs(request: Pick<ScreenshotCreateRequest, 'timeout' | 'delay' | 'full_page'>): number {
+  const scroll = request.full_page ? FULL_PAGE_SCROLL.budgetMs + FULL_PAGE_SCROLL.settleMs : 0;
+  return request.timeout * 1000 + request.delay * 1000 + scroll + CAPTURE_MARGIN_MS;
+}
+
+/** A screenshot job's `timeoutSeconds`: its whole budget, so no deadline cuts a delayed or full-page capture short. */
+export function screenshotJobSeconds(request: Pick<ScreenshotCreateRequest, 'timeout' | 'delay' | 'full_page'>): number {
+  return Math.ceil(screenshotBudgetMs(request) / 1000);
+}
+
 /** Syntax checked here; the browser still checks each selector (its grammar is the final word). */
 const selector = cssSelector(SCREENSHOT_LIMITS.maxSelectorLength);
 

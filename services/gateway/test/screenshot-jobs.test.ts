@@ -100,6 +100,14 @@ describe('screenshot jobs through the gateway', () => {
     expect((await getJson(`${gw.origin}/v1/crawl/${jobId}`)).status).toBe(404);
   });
 
+  it("gives a job its whole capture budget as timeoutSeconds: timeout, delay, the full-page scroll pass and a margin", async () => {
+    const plain = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/', timeout: 30 });
+    const slow = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/', timeout: 30, delay: 20, full_page: true });
+    const seconds = async (id: unknown) => (await gw.deps.queues.screenshot.getJob(id as string))?.data.timeoutSeconds;
+    expect(await seconds(plain.json.job_id)).toBe(30 + 10);
+    expect(await seconds(slow.json.job_id)).toBe(30 + 20 + 8 + 10);
+  });
+
   it('reports a job no worker finished within its deadline as failed, never processing forever', async () => {
     const request = { url: 'https://example.com/', device: 'desktop' as const, full_page: false, format: 'png' as const, dark_mode: false, hide_selectors: [], block_ads: false, wait_until: 'load' as const, delay: 0, timeout: 5 };
     const old = Date.now() - gw.config.jobQueueTimeoutMs - 60_000;

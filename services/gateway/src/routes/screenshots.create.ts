@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import { TimeoutError, screenshotCreateRequest, type ScreenshotCreateRequest, type ScreenshotJobResult } from '@sitelens/contracts';
+import { TimeoutError, screenshotCreateRequest, screenshotJobSeconds, type ScreenshotCreateRequest, type ScreenshotJobResult } from '@sitelens/contracts';
 import type { GatewayDeps } from '../deps';
 import { awaitJob } from '../jobs/await-job';
 import type { ScreenshotJob } from '../jobs/screenshot-view';
@@ -21,7 +21,7 @@ export const screenshotCreateResponse = z.object({
   metadata: z.object({ device: z.string() }),
 });
 
-/** Beyond the job's own timeout and delay: queueing, full-page scrolling, encoding and storing. */
+/** Beyond the job's own budget (timeoutSeconds): waiting in the queue and storing the image. */
 const STREAM_MARGIN_SECONDS = 30;
 
 /** `stream: true`: holds the request until the job ends and answers with the image bytes. */
@@ -52,12 +52,12 @@ export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
     const job = await withRedis(deps.redis, () =>
       deps.queues.screenshot.add(
         'screenshot',
-        { request: body, timeoutSeconds: body.timeout, acceptedAt: Date.now(), owner: req.auth?.keyId },
+        { request: body, timeoutSeconds: screenshotJobSeconds(body), acceptedAt: Date.now(), owner: req.auth?.keyId },
         { jobId },
       ),
     );
     if (body.stream) {
-      await sendImageWhenDone(job, { deps, res, waitMs: (body.timeout + body.delay + STREAM_MARGIN_SECONDS) * 1000 });
+      await sendImageWhenDone(job, { deps, res, waitMs: (job.data.timeoutSeconds + STREAM_MARGIN_SECONDS) * 1000 });
       return undefined;
     }
     return {

@@ -4,7 +4,7 @@
  * for it on every read.
  */
 import { randomUUID } from 'node:crypto';
-import { JOB_DEADLINE_MARGIN_SECONDS, decodeJobError, screenshotCreateRequest, type WatchRecord } from '@sitelens/contracts';
+import { JOB_DEADLINE_MARGIN_SECONDS, decodeJobError, screenshotCreateRequest, screenshotJobSeconds, type WatchRecord } from '@sitelens/contracts';
 import type { ScreenshotQueue } from '@sitelens/queue';
 
 export type CapturedImage = { key: string } | { error: string };
@@ -24,10 +24,10 @@ export async function captureWatchImage(
   });
   const job = await queue.add(
     'screenshot',
-    { request, timeoutSeconds: request.timeout, acceptedAt: Date.now(), ...(watch.owner === undefined ? {} : { owner: watch.owner }) },
+    { request, timeoutSeconds: screenshotJobSeconds(request), acceptedAt: Date.now(), ...(watch.owner === undefined ? {} : { owner: watch.owner }) },
     { jobId: randomUUID() },
   );
-  const deadline = Date.now() + (request.timeout + JOB_DEADLINE_MARGIN_SECONDS) * 1000;
+  const deadline = Date.now() + (job.data.timeoutSeconds + JOB_DEADLINE_MARGIN_SECONDS) * 1000;
   while (Date.now() < deadline && !signal?.aborted) {
     const state = await job.getState();
     if (state === 'completed' || state === 'failed') {
