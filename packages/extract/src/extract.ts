@@ -4,7 +4,7 @@ import { createLimiter, type Limiter } from './limit';
 import { combinePageResults, hasMeaningfulData, isRecord, mergeValues } from './merge';
 import { addUsage, emptyUsage, modelNotConfigured, type ModelClient, type TokenUsage } from './model-client';
 import { parseModelJson } from './model-json';
-import { toProviderSchema, unwrapProviderResult, type ProviderSchema } from './provider-schema';
+import { isObjectSchema, toProviderSchema, unwrapProviderResult, type ProviderSchema } from './provider-schema';
 import { DEFAULT_TOKEN_BUDGET, preparePage, sharedTokenCounter, type TokenBudget, type TokenCounter } from './tokens';
 import { compileUserSchema, type CompiledSchema, type JsonSchema } from './user-schema';
 
@@ -106,20 +106,19 @@ async function extractPage(run: Run, page: PageInput): Promise<{ ok: true; data:
 
 /**
  * Why `data` does not match the user's schema, or undefined when it does. A schema describing one
- * record, met by a list of records (one per page), is checked record by record.
+ * record, met by a list of records (one per page), is checked record by record: checked whole, a
+ * list would pass a schema that leaves out `type: object` without any record being looked at.
  */
 function schemaMismatch(compiled: CompiledSchema, data: unknown): string | undefined {
   // Ajv's validate is a type guard; as a plain boolean it narrows nothing.
-  const valid = (value: unknown): boolean => compiled.validate(value);
-  if (valid(data)) return undefined;
-  const whole = compiled.describeErrors(compiled.validate.errors);
-  const { type, properties } = compiled.schema;
-  const describesRecord = type === 'object' || (type === undefined && isRecord(properties));
-  if (!Array.isArray(data) || !describesRecord) return whole;
-  const problems = data.flatMap((record, index) =>
-    valid(record) ? [] : [`record ${index + 1}: ${compiled.describeErrors(compiled.validate.errors)}`],
-  );
-  return problems.length === 0 ? undefined : problems.join('; ');
+  const problems = (value: unknown): string | undefined =>
+    compiled.validate(value) ? undefined : compiled.describeErrors(compiled.validate.errors);
+  if (!Array.isArray(data) || !isObjectSchema(compiled.schema)) return problems(data);
+  const failing = data.flatMap((record, index) => {
+    const reason = problems(record);
+    return reason === undefined ? [] : [`record ${index + 1}: ${reason}`];
+  });
+  return failing.length === 0 ? undefined : failing.join('; ');
 }
 
 /**

@@ -30,7 +30,8 @@ function stripKeywords(value: unknown): unknown {
   return out;
 }
 
-function isObjectSchema(schema: JsonSchema): boolean {
+/** Whether a schema describes one object (a record), with or without `type: object` spelt out. */
+export function isObjectSchema(schema: JsonSchema): boolean {
   if (schema.type === 'object') return true;
   // `type` left out but object keywords present (a common hand-written shape).
   return schema.type === undefined && (isRecord(schema.properties) || Array.isArray(schema.required));

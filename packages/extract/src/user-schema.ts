@@ -37,16 +37,22 @@ function ajvFor(schema: JsonSchema): Ajv {
   return ajv;
 }
 
+/** Compiled schemas by schema object: a parse job checks its schema before any work and uses it after. */
+const compiledSchemas = new WeakMap<JsonSchema, CompiledSchema>();
+
 /**
  * Compiles a user-supplied JSON schema with Ajv (plus ajv-formats). Throws `BadRequest` naming the
  * problem when the value is not an object, fails the meta-schema (`schema/properties/age/type must
  * be ...`) or does not compile (bad regex, unresolvable `$ref`). Never fetches remote schemas.
+ * The same schema object is compiled once.
  */
 export function compileUserSchema(schema: unknown): CompiledSchema {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new BadRequest('schema: must be a JSON schema object');
   }
   const json = schema as JsonSchema;
+  const known = compiledSchemas.get(json);
+  if (known) return known;
   const ajv = ajvFor(json);
 
   const valid = ajv.validateSchema(json);
@@ -61,9 +67,11 @@ export function compileUserSchema(schema: unknown): CompiledSchema {
     const reason = error instanceof Error ? error.message : String(error);
     throw new BadRequest(`schema: not a valid JSON schema: ${reason}`);
   }
-  return {
+  const compiled: CompiledSchema = {
     schema: json,
     validate,
     describeErrors: (errors) => ajv.errorsText(errors, { dataVar: 'data' }),
   };
+  compiledSchemas.set(json, compiled);
+  return compiled;
 }

@@ -236,6 +236,19 @@ describe('extractFromPages', () => {
     expect(mixed.warnings).toEqual([expect.stringMatching(/does not match the schema \(record 2: .*price must be >= 0\); returned as extracted/)]);
   });
 
+  it('checks each record against a record schema that leaves out type: object', async () => {
+    server.respondWith(
+      byPage({
+        'https://example.com/a': reply.json({ name: 'A' }),
+        'https://example.com/b': reply.json({ title: 'B' }),
+      }),
+    );
+    const pages = ['a', 'b'].map((p) => ({ url: `https://example.com/${p}`, markdown: p }));
+    const result = await extractFromPages({ prompt: 'Products', pages, schema: { required: ['name'] } }, { model: model(), concurrency: 2 });
+    expect(result.data).toEqual([{ name: 'A' }, { title: 'B' }]);
+    expect(result.warnings).toEqual([expect.stringMatching(/does not match the schema \(record 2: data must have required property 'name'\)/)]);
+  });
+
   it('skips a page whose answer is unusable, with a warning', async () => {
     server.respondWith(
       byPage({

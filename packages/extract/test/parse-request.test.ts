@@ -84,6 +84,13 @@ describe('compileUserSchema', () => {
     expect(validate([1])).toBe(false);
   });
 
+  it('compiles one schema object once, and an equal but separate object again', () => {
+    const schema = { type: 'object', properties: { name: { type: 'string' } } };
+    const first = compileUserSchema(schema);
+    expect(compileUserSchema(schema)).toBe(first);
+    expect(compileUserSchema({ ...schema })).not.toBe(first);
+  });
+
   it.each([
     [{ type: 'strng' }, /schema\/type/],
     [{ type: 'string', pattern: '([a-z' }, /pattern|Invalid regular expression/i],
