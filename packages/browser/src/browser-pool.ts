@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'puppeteer-core';
-import { AppError, TimeoutError, Unavailable, bounded, isAppError, rejectOnAbort } from '@sitelens/contracts';
+import { AppError, TimeoutError, Unavailable, bounded, errorMessage, isAppError, rejectOnAbort } from '@sitelens/contracts';
 import type { Config } from '@sitelens/config';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import { Adblocker } from './adblock';
@@ -280,7 +280,7 @@ export class BrowserPool {
     // Relaunch at once so the next job finds a warm browser; a failure here is retried by that job.
     if (!this.closed && this.current === generation) {
       this.ensureBrowser().catch((error: unknown) =>
-        this.deps.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'chromium relaunch failed'),
+        this.deps.logger.error({ err: errorMessage(error) }, 'chromium relaunch failed'),
       );
     }
   }

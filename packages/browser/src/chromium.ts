@@ -2,7 +2,7 @@ import { access, constants, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch, type Browser } from 'puppeteer-core';
-import { AppError } from '@sitelens/contracts';
+import { AppError, errorMessage } from '@sitelens/contracts';
 
 /** Where Debian, Ubuntu and Google's packages put the browser, in the order we try them. */
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'] as const;
@@ -74,7 +74,7 @@ export async function launchChromium(options: { executablePath: string; extraArg
     return { browser, userDataDir, userAgent };
   } catch (error) {
     await removeDir(userDataDir);
-    throw new AppError('UNAVAILABLE', `Chromium did not start: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new AppError('UNAVAILABLE', `Chromium did not start: ${errorMessage(error)}`, {
       retryable: true,
       cause: error,
     });

@@ -2,6 +2,6 @@ export { BrowserPool, type BrowserJob, type BrowserPoolConfig, type BrowserPoolD
 export { Adblocker, BUNDLED_LIST_PATH, type AdblockerOptions } from './adblock';
 export { CHROMIUM_ARGS, CHROMIUM_CANDIDATES, findChromium } from './chromium';
 export { captureScreenshot, CONTENT_TYPES, DEFAULT_QUALITY, type CaptureOptions, type Screenshot } from './capture-screenshot';
-export { renderHtml, createHtmlRenderer, type HtmlRenderer, type RenderOptions, type RenderedPage } from './render-html';
+export { renderHtml, type RenderOptions, type RenderedPage } from './render-html';
 export { WAIT_UNTIL_EVENT } from './navigate';
 export type { UrlGuard } from './request-filter';

@@ -1,5 +1,5 @@
 import { TimeoutError as PuppeteerTimeout, type HTTPResponse, type Page, type PuppeteerLifeCycleEvent } from 'puppeteer-core';
-import { AppError, TimeoutError, Unavailable, isAppError, type WaitUntil } from '@sitelens/contracts';
+import { AppError, TimeoutError, Unavailable, errorMessage, isAppError, type WaitUntil } from '@sitelens/contracts';
 import type { RequestFilter } from './request-filter';
 
 /**
@@ -66,7 +66,7 @@ export function navigationError(url: string, error: unknown, options: NavigateOp
   if (isPuppeteerTimeout(error)) {
     return new TimeoutError(`${url} did not finish loading within ${seconds(options.timeoutMs)} (wait_until=${options.waitUntil})`);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const netError = /net::ERR_[A-Z0-9_]+/.exec(message);
   if (netError) return new AppError('NAVIGATION_FAILED', `Could not load ${url}: ${netError[0]}`, { cause: error });
   return error instanceof Error ? error : new Error(message);

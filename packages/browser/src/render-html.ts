@@ -20,9 +20,6 @@ export interface RenderedPage {
   finalUrl: string;
 }
 
-/** What the web package's scraper calls for pages that only render with JavaScript. */
-export type HtmlRenderer = (url: string, options: RenderOptions) => Promise<RenderedPage>;
-
 /** Pixels are not needed to read a page: skipping them makes rendering faster and lighter. */
 const SKIPPED_TYPES: readonly ResourceType[] = ['image', 'media', 'font'];
 /** After `load`, how long to give scripts' own requests (XHR/fetch) to settle. */
@@ -51,9 +48,4 @@ export function renderHtml(pool: BrowserPool, url: string, options: RenderOption
     },
     { signal: options.signal, timeoutMs: options.timeoutMs + SETTLE_MS + CLOSE_MARGIN_MS },
   );
-}
-
-/** Binds `renderHtml` to a pool, in the shape the web package takes. */
-export function createHtmlRenderer(pool: BrowserPool): HtmlRenderer {
-  return (url, options) => renderHtml(pool, url, options);
 }

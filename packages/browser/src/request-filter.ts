@@ -1,5 +1,5 @@
 import type { HTTPRequest, Page, ResourceType } from 'puppeteer-core';
-import { UrlBlocked, isAppError } from '@sitelens/contracts';
+import { UrlBlocked, errorMessage, isAppError } from '@sitelens/contracts';
 import { ADBLOCK_INTERCEPT_PRIORITY } from './adblock';
 
 /**
@@ -42,7 +42,7 @@ export async function installRequestFilter(page: Page, options: RequestFilterOpt
   const isPageNavigation = (request: HTTPRequest) => request.isNavigationRequest() && request.frame() === page.mainFrame();
   const refuse = (request: HTTPRequest, error: unknown) => {
     if (isPageNavigation(request) && !refusal) {
-      refusal = isAppError(error) ? error : new UrlBlocked(error instanceof Error ? error.message : String(error));
+      refusal = isAppError(error) ? error : new UrlBlocked(errorMessage(error));
     }
     void request.abort('blockedbyclient', GUARD_PRIORITY).catch(() => undefined);
   };

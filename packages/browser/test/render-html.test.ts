@@ -1,5 +1,5 @@
 import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
-import { createHtmlRenderer, renderHtml, type BrowserPool } from '../src';
+import { renderHtml, type BrowserPool } from '../src';
 import { failure, FIXTURES, testPool } from './support/helpers';
 
 describe('renderHtml', () => {
@@ -35,8 +35,7 @@ describe('renderHtml', () => {
   });
 
   it('reports the status of an error page instead of failing', async () => {
-    const render = createHtmlRenderer(pool);
-    const page = await render(`${site.origin}/nothing-here`, { timeoutMs: 10_000 });
+    const page = await renderHtml(pool, `${site.origin}/nothing-here`, { timeoutMs: 10_000 });
     expect(page.status).toBe(404);
     expect(page.html).toContain('Not found');
   });

@@ -1,6 +1,6 @@
 /**
  * The service's error vocabulary. Every error a client can see carries a stable UPPER_SNAKE code;
- * `httpStatusOf` is the one place that maps an error to an HTTP status.
+ * `ERROR_CODES` is the one place that maps a code to an HTTP status (`AppError.status`).
  */
 export const ERROR_CODES = {
   INVALID_REQUEST: 400,
@@ -125,9 +125,9 @@ export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
 
-/** HTTP status for any thrown value: known errors by their code, everything else 500. */
-export function httpStatusOf(error: unknown): number {
-  return isAppError(error) ? error.status : 500;
+/** The message of anything thrown (an Error's message, anything else as text). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -136,7 +136,7 @@ export function httpStatusOf(error: unknown): number {
  */
 export function encodeJobError(error: unknown): string {
   if (isAppError(error)) return `${error.code}: ${error.message}`;
-  return `INTERNAL: ${error instanceof Error ? error.message : String(error)}`;
+  return `INTERNAL: ${errorMessage(error)}`;
 }
 
 export function decodeJobError(failedReason: string | undefined): { code: ErrorCode; message: string } {

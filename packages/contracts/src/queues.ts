@@ -17,14 +17,6 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const JOB_TYPES = ['screenshot', 'crawl', 'scrape', 'parse', 'watch'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
-/** The queue each job type runs on. */
-export const QUEUE_OF: Record<JobType, QueueName> = {
-  screenshot: QUEUES.screenshot,
-  crawl: QUEUES.parse,
-  scrape: QUEUES.parse,
-  parse: QUEUES.parse,
-  watch: QUEUES.parse,
-};
 
 /** Seconds a job may stay unfinished beyond its own timeout before it is reported failed. */
 export const JOB_DEADLINE_MARGIN_SECONDS = 30;

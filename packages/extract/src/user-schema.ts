@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019';
 import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { BadRequest } from '@sitelens/contracts';
+import { BadRequest, errorMessage } from '@sitelens/contracts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -64,7 +64,7 @@ export function compileUserSchema(schema: unknown): CompiledSchema {
   try {
     validate = ajv.compile(json);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new BadRequest(`schema: not a valid JSON schema: ${reason}`);
   }
   const compiled: CompiledSchema = {

@@ -4,7 +4,7 @@
  * sitemap.xml used for discovery, pages fetched concurrently with a politeness limit per host.
  * Every page goes through scrapePage, the path scrape and parse use too.
  */
-import { isAppError } from '@sitelens/contracts';
+import { errorMessage } from '@sitelens/contracts';
 import { assertPublicUrl } from './url-safety';
 import { normalizeUrl } from './url-normalize';
 import { CrawlScope } from './crawl-scope';
@@ -77,10 +77,6 @@ interface Candidate {
   depth: number;
 }
 
-function messageOf(error: unknown): string {
-  if (isAppError(error)) return error.message;
-  return error instanceof Error ? error.message : String(error);
-}
 
 class Crawl {
   readonly result: CrawlResult;
@@ -154,8 +150,8 @@ class Crawl {
       );
     } catch (error) {
       if (this.options.signal?.aborted) throw this.options.signal.reason;
-      this.result.error_data[candidate.url] = messageOf(error);
-      this.deps.logger?.debug({ url: candidate.url, err: messageOf(error) }, 'crawl page failed');
+      this.result.error_data[candidate.url] = errorMessage(error);
+      this.deps.logger?.debug({ url: candidate.url, err: errorMessage(error) }, 'crawl page failed');
       return [];
     } finally {
       release();
@@ -237,7 +233,7 @@ class Crawl {
       });
     } catch (error) {
       if (this.options.signal?.aborted) throw error;
-      this.deps.logger?.debug({ err: messageOf(error) }, 'sitemap discovery failed');
+      this.deps.logger?.debug({ err: errorMessage(error) }, 'sitemap discovery failed');
       return [];
     }
   }

@@ -5,7 +5,7 @@
  * status is not a failure here, callers decide what a 404 means.
  */
 import { Agent, request, errors as undiciErrors } from 'undici';
-import { AppError, TimeoutError, isAppError } from '@sitelens/contracts';
+import { AppError, TimeoutError, errorMessage, isAppError } from '@sitelens/contracts';
 import { assertPublicUrl, createSafeLookup, type AddressPolicy, type Resolver } from './url-safety';
 import { decodeText, decompress, tooLarge } from './decode-body';
 
@@ -136,7 +136,7 @@ function toAppError(error: unknown, url: string, timedOut: boolean, timeoutMs: n
       cause: error,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new AppError('UPSTREAM_ERROR', `Fetching ${url} failed: ${message}`, { retryable: true, cause: error });
 }
 

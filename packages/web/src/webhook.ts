@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { AppError, sleep } from '@sitelens/contracts';
+import { AppError, errorMessage, sleep } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
 import { assertPublicUrl, createSafeLookup, type AddressPolicy, type Resolver } from './url-safety';
 
@@ -53,7 +53,7 @@ export async function deliverWebhook(delivery: WebhookDelivery, options: Webhook
   try {
     assertPublicUrl(delivery.url, { allowPrivate: options.allowPrivate, policy: options.policy });
   } catch (error) {
-    return { delivered: false, attempts: 0, error: error instanceof Error ? error.message : String(error) };
+    return { delivered: false, attempts: 0, error: errorMessage(error) };
   }
   const body = JSON.stringify(delivery.payload);
   const headers: Record<string, string> = {
@@ -87,7 +87,7 @@ export async function deliverWebhook(delivery: WebhookDelivery, options: Webhook
         if (!RETRY_STATUSES.has(response.statusCode)) return last;
       } catch (error) {
         const blocked = error instanceof AppError && error.code === 'URL_BLOCKED';
-        last = { delivered: false, attempts: attempt, error: error instanceof Error ? error.message : String(error) };
+        last = { delivered: false, attempts: attempt, error: errorMessage(error) };
         if (blocked) return last;
       }
       if (attempt < attempts) {

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { AppError, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
+import { AppError, errorMessage, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { jobDeadline, toJobFailure } from '@sitelens/queue';
 import type { BlobStore } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
@@ -45,7 +45,7 @@ export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
       logger.info({ ms: shot.metadata.load_time, bytes: shot.metadata.file_size }, 'screenshot stored');
       return { key, contentType: shot.contentType, metadata: shot.metadata };
     } catch (error) {
-      logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'screenshot failed');
+      logger.warn({ err: errorMessage(error) }, 'screenshot failed');
       throw toJobFailure(error);
     } finally {
       clearTimeout(backstop);

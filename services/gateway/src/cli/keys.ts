@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '@sitelens/config';
-import { PLAN_NAMES, PLANS, isPlanName } from '@sitelens/contracts';
+import { PLANS, PLAN_NAMES, errorMessage, isPlanName } from '@sitelens/contracts';
 import { createRedis } from '@sitelens/queue';
 import { hashApiKey, keyIdOf } from '../auth/api-keys';
 import { ApiKeyStore, type IssuedKey } from '../auth/key-store';
@@ -51,7 +51,7 @@ export async function runKeysCli(argv: readonly string[], io: CliIo, config?: Co
       return 2;
     }
     // ConfigError messages name the bad variable; Redis errors carry no secrets.
-    io.err(error instanceof Error ? error.message : String(error));
+    io.err(errorMessage(error));
     return 1;
   } finally {
     redis?.disconnect();
@@ -84,7 +84,7 @@ function parseCommand(command: string, args: string[]): Command {
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
   throw new UsageError(`Unknown command "${command}"`);
 }

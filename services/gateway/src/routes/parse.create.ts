@@ -9,15 +9,13 @@ import { parseError } from '../jobs/parse-errors';
 import { parseJobTimeoutSeconds } from '../jobs/parse-job';
 import { awaitParse, queueParse, streamParse, type ParseRun } from '../jobs/parse-run';
 
-const parseCreateFields = parseRequest.extend({
+/** Body of `POST /v1/parse` (spec 2.4, plus `async`). */
+export const parseCreateBody = parseRequest.extend({
   // Optional here so that a plan's cap lowers the default instead of refusing it.
   max_pages: boundedInt(PARSE_LIMITS.maxPages.min, PARSE_LIMITS.maxPages.max).optional(),
 });
 
-type ParseCreateBody = z.infer<typeof parseCreateFields>;
-
-/** Body of `POST /v1/parse` (spec 2.4, plus `async`). */
-export const parseCreateBody = parseCreateFields;
+type ParseCreateBody = z.infer<typeof parseCreateBody>;
 
 const pageError = z.object({ url: z.string(), error: z.string() });
 

@@ -1,4 +1,4 @@
-import type { Watch, WatchRecord, WatchResult, WatchResultRecord } from '@sitelens/contracts';
+import { errorMessage, type Watch, type WatchRecord, type WatchResult, type WatchResultRecord } from '@sitelens/contracts';
 import { SIGNED_URL_TTL_SECONDS } from '@sitelens/storage';
 import type { GatewayDeps } from '../deps';
 
@@ -24,7 +24,7 @@ export async function watchResultView(
     const signed = await deps.store.signedUrl(key, { ttlSeconds: SIGNED_URL_TTL_SECONDS, origin });
     return { ...result, image_url: signed.url };
   } catch (error) {
-    deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not sign a watch image URL');
+    deps.logger.warn({ err: errorMessage(error) }, 'could not sign a watch image URL');
     return { ...result, image_url: null };
   }
 }

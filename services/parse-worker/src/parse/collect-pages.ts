@@ -1,4 +1,4 @@
-import { isAppError } from '@sitelens/contracts';
+import { errorMessage } from '@sitelens/contracts';
 import type { ParseAction } from '@sitelens/extract';
 import { crawl, scrapeUrl, type WebDeps } from '@sitelens/web';
 
@@ -35,10 +35,6 @@ export interface CollectOptions {
   onProgress(progress: CollectionProgress): void;
 }
 
-function messageOf(error: unknown): string {
-  if (isAppError(error)) return error.message;
-  return error instanceof Error ? error.message : String(error);
-}
 
 function hasContent(markdown: string | undefined): markdown is string {
   return markdown !== undefined && markdown.trim().length > 0;
@@ -58,7 +54,7 @@ async function scrapeEach(urls: string[], web: WebDeps, options: CollectOptions,
         results[index] = { url: page.url, markdown: page.content };
       } catch (error) {
         if (options.signal.aborted) throw options.signal.reason;
-        into.errors.push({ url, error: messageOf(error) });
+        into.errors.push({ url, error: errorMessage(error) });
       }
       report();
     }
@@ -101,7 +97,7 @@ async function crawlFirst(web: WebDeps, options: CollectOptions, into: Collected
     return undefined;
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason;
-    return messageOf(error);
+    return errorMessage(error);
   }
 }
 

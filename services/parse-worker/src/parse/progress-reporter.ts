@@ -1,4 +1,4 @@
-import type { ParseJobProgress, ParsePageResult, ParseWorkflowStatus } from '@sitelens/contracts';
+import { errorMessage, type ParseJobProgress, type ParsePageResult, type ParseWorkflowStatus } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
 
 /** Where progress goes: BullMQ's `job.updateProgress` in the worker. */
@@ -35,7 +35,7 @@ export function createProgressReporter(sink: ProgressSink, logger: Logger): Prog
       partial_results: partial,
     };
     chain = chain.then(() => sink(chunk)).catch((error: unknown) => {
-      logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'parse progress not recorded');
+      logger.warn({ err: errorMessage(error) }, 'parse progress not recorded');
     });
   };
 

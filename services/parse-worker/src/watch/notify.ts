@@ -3,7 +3,7 @@
  * only changes (changes_only). The webhook is signed like the crawl's (X-Signature: HMAC of the
  * body) and retried with doubling backoff; e-mail goes out only when SMTP is configured.
  */
-import type { WatchNotificationOutcome, WatchRecord, WatchResultRecord } from '@sitelens/contracts';
+import { errorMessage, type WatchNotificationOutcome, type WatchRecord, type WatchResultRecord } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
 import { deliverWebhook, type WebhookOptions } from '@sitelens/web';
 import type { WatchMailer } from './mailer';
@@ -67,7 +67,7 @@ export async function notifyWatch(watch: WatchRecord, result: WatchResultRecord,
           outcome.email = { sent: true };
         },
         (error: unknown) => {
-          outcome.email = { sent: false, error: error instanceof Error ? error.message : String(error) };
+          outcome.email = { sent: false, error: errorMessage(error) };
           deps.logger.warn({ err: outcome.email.error }, 'watch e-mail not sent');
         },
       ),
