@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobContent, BlobStore, SignedUrl } from './blob-store';
@@ -12,12 +12,6 @@ export function isValidKey(key: string): boolean {
 }
 
 export const FS_FILE_ROUTE = '/v1/files';
-
-export interface VerifiedFile {
-  stream: ReadStream;
-  size: number;
-  contentType: string;
-}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -80,17 +74,14 @@ export class FsBlobStore implements BlobStore {
     key: string,
     expires: string | undefined,
     signature: string | undefined,
-  ): Promise<{ ok: true; file: VerifiedFile } | { ok: false; reason: 'expired' | 'signature' | 'missing' }> {
+  ): Promise<{ ok: true; file: BlobContent } | { ok: false; reason: 'expired' | 'signature' | 'missing' }> {
     if (!isValidKey(key) || !expires || !signature || !/^\d{1,12}$/.test(expires)) return { ok: false, reason: 'signature' };
     const expected = Buffer.from(this.sign(key, Number(expires)));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'signature' };
     if (Number(expires) * 1000 < this.now()) return { ok: false, reason: 'expired' };
-    const file = this.pathOf(key);
     try {
-      const info = await stat(file);
-      const contentType = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
-      return { ok: true, file: { stream: createReadStream(file), size: info.size, contentType } };
+      return { ok: true, file: await this.get(key) };
     } catch {
       return { ok: false, reason: 'missing' };
     }

@@ -26,7 +26,7 @@ describe('filesystem store', () => {
     if (opened.ok) {
       expect(opened.file.size).toBe(PNG_BYTES.length);
       expect(opened.file.contentType).toBe('image/png');
-      opened.file.stream.destroy();
+      opened.file.body.destroy();
     }
     // Another key, a changed expiry, a foreign secret: all refused as bad signatures.
     expect(await store.openSigned('screenshots/b.png', expires, signature)).toEqual({ ok: false, reason: 'signature' });
@@ -67,7 +67,7 @@ describe('filesystem store', () => {
     const url = new URL(kept.url);
     const reopened = await store.openSigned('screenshots/new.png', url.searchParams.get('expires') ?? '', url.searchParams.get('signature') ?? '');
     expect(reopened.ok).toBe(true);
-    if (reopened.ok) reopened.file.stream.destroy();
+    if (reopened.ok) reopened.file.body.destroy();
     const gone = await store.signedUrl('screenshots/old.png', { ttlSeconds: 60, origin: 'http://h' });
     const goneUrl = new URL(gone.url);
     expect(await store.openSigned('screenshots/old.png', goneUrl.searchParams.get('expires') ?? '', goneUrl.searchParams.get('signature') ?? '')).toEqual({

@@ -24,10 +24,10 @@ export const filesGet = defineRoute<undefined, z.infer<typeof query>, { key: str
     }
     res.status(200);
     res.setHeader('Content-Type', opened.file.contentType);
-    res.setHeader('Content-Length', String(opened.file.size));
+    if (opened.file.size !== undefined) res.setHeader('Content-Length', String(opened.file.size));
     res.setHeader('Cache-Control', 'private, max-age=900');
     await new Promise<void>((resolve, reject) => {
-      opened.file.stream.on('error', reject).on('end', resolve).pipe(res);
+      opened.file.body.on('error', reject).on('end', resolve).pipe(res);
     });
     return undefined;
   },
