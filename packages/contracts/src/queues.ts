@@ -99,9 +99,7 @@ export interface ParseJobRequest {
   max_pages: number;
 }
 
-export interface ParseJobPayload extends JobEnvelope {
-  request: ParseJobRequest;
-}
+export type ParseJobPayload = ParseQueueJobPayload<{ request: ParseJobRequest }>;
 
 /** Data extracted from one page, as streamed in `partial_results`. */
 export interface ParsePageResult {
@@ -142,7 +140,7 @@ export function parseCancelKey(prefix: string, jobId: string): string {
 }
 
 /** A watch check: the watch is read from its store when the job runs, so edits apply at once. */
-export type WatchJobPayload = JobEnvelope & { watchId: string; trigger: WatchTrigger };
+export type WatchJobPayload = ParseQueueJobPayload<{ watchId: string; trigger: WatchTrigger }>;
 
 export interface WatchJobResult {
   watchId: string;

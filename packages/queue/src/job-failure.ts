@@ -1,4 +1,4 @@
-import { UnrecoverableError } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { encodeJobError, isAppError } from '@sitelens/contracts';
 
 /**
@@ -9,4 +9,9 @@ import { encodeJobError, isAppError } from '@sitelens/contracts';
 export function toJobFailure(error: unknown): Error {
   const message = encodeJobError(error);
   return isAppError(error) && error.retryable ? new Error(message) : new UnrecoverableError(message);
+}
+
+/** Whether the running attempt is the job's last (BullMQ counts the attempts made before it). */
+export function isLastAttempt(job: Pick<Job, 'attemptsMade' | 'opts'>): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }

@@ -49,7 +49,7 @@ function payloadOf(watch: WatchRecord, trigger: WatchTrigger): WatchJobPayload {
 export async function scheduleWatch(queue: ParseQueue, watch: WatchRecord): Promise<void> {
   // BullMQ types a scheduler id like a job name; any string is a valid id.
   const schedulerId = watchSchedulerId(watch.id) as ParseQueueJobName;
-  await queue.upsertJobScheduler(schedulerId, { pattern: watchPattern(watch), tz: 'UTC' }, { name: 'watch', data: { ...payloadOf(watch, 'schedule') } });
+  await queue.upsertJobScheduler(schedulerId, { pattern: watchPattern(watch), tz: 'UTC' }, { name: 'watch', data: payloadOf(watch, 'schedule') });
 }
 
 /** Removes the schedule and its pending tick. */
@@ -65,5 +65,5 @@ export async function nextWatchCheck(queue: ParseQueue, watchId: string): Promis
 
 /** Queues one check now (the baseline at create, or `POST /check`). */
 export async function enqueueWatchCheck(queue: ParseQueue, watch: WatchRecord, trigger: Exclude<WatchTrigger, 'schedule'>): Promise<Job> {
-  return queue.add('watch', { ...payloadOf(watch, trigger) }, { jobId: `watch-${trigger}-${randomUUID()}` });
+  return queue.add('watch', payloadOf(watch, trigger), { jobId: `watch-${trigger}-${randomUUID()}` });
 }

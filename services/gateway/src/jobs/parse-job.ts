@@ -27,8 +27,7 @@ export interface ParseJobSpec {
 }
 
 /**
- * Adds the job. One attempt only: retries happen per model call, so their count stays exact. (The
- * spread gives the payload the open shape the parse queue's shared payload type asks for.)
+ * Adds the job. One attempt only: retries happen per model call, so their count stays exact.
  */
 export async function enqueueParse(deps: GatewayDeps, spec: ParseJobSpec): Promise<void> {
   const payload: ParseJobPayload = {
@@ -37,7 +36,7 @@ export async function enqueueParse(deps: GatewayDeps, spec: ParseJobSpec): Promi
     acceptedAt: Date.now(),
     ...(spec.owner === undefined ? {} : { owner: spec.owner }),
   };
-  await withRedis(deps.redis, () => deps.queues.parse.add('parse', { ...payload }, { jobId: spec.jobId, attempts: 1 }));
+  await withRedis(deps.redis, () => deps.queues.parse.add('parse', payload, { jobId: spec.jobId, attempts: 1 }));
 }
 
 /**

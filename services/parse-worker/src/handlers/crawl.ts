@@ -1,12 +1,6 @@
 import type { Job } from 'bullmq';
-import {
-  AppError,
-  decodeJobError,
-  encodeJobError,
-  isAppError,
-  type CrawlJobRequest,
-  type CrawlJobResult,
-} from '@sitelens/contracts';
+import { AppError, encodeJobError, isAppError, publicJobError, type CrawlJobRequest, type CrawlJobResult } from '@sitelens/contracts';
+import { isLastAttempt } from '@sitelens/queue';
 import { crawl } from '@sitelens/web';
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from '../main';
@@ -17,7 +11,7 @@ import { notifyCrawlWebhook } from './crawl-webhook';
 /** Whether this failure ends the job (the worker retries only retryable AppErrors). */
 function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, error: unknown): boolean {
   const retryable = isAppError(error) && error.retryable;
-  return !retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  return !retryable || isLastAttempt(job);
 }
 
 /**
@@ -59,10 +53,9 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
       await progress.stop();
       const error = signal.aborted ? new AppError('JOB_TIMEOUT', `The crawl did not finish within ${timeoutSeconds} s`) : caught;
       if (isFinalFailure(job, error)) {
-        const { code, message } = decodeJobError(encodeJobError(error));
         // Internal details stay in the log, as in the lookup's answer.
-        const shown = code === 'INTERNAL' ? 'Internal server error' : message;
-        notifyCrawlWebhook(job, request, { status: 'failed', error: shown, code }, context, logger);
+        const { code, message } = publicJobError(encodeJobError(error));
+        notifyCrawlWebhook(job, request, { status: 'failed', error: message, code }, context, logger);
       }
       throw error;
     }

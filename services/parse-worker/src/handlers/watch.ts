@@ -1,5 +1,5 @@
 import { AppError, BadRequest, WATCH_LIMITS, type ParseQueuePayload, type WatchJobPayload, type WatchTrigger } from '@sitelens/contracts';
-import { WatchStore, schedulerTickOf } from '@sitelens/queue';
+import { WatchStore, isLastAttempt, schedulerTickOf } from '@sitelens/queue';
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from '../main';
 import { createWatchMailer } from '../watch/mailer';
@@ -44,7 +44,7 @@ export function createWatchHandler(context: ParseWorkerContext, options: WatchHa
         {
           trigger,
           scheduledFor: trigger === 'schedule' ? schedulerTickOf(job) : undefined,
-          mayRetry: job.attemptsMade + 1 < (job.opts.attempts ?? 1),
+          mayRetry: !isLastAttempt(job),
         },
         {
           store,
