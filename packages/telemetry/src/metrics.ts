@@ -70,3 +70,23 @@ export function createMetrics(options: { service: string; collectDefaults?: bool
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Runs one job's work, counting and timing it by queue, job name and outcome. */
+export async function measureJob<T>(
+  metrics: Pick<Metrics, 'jobs' | 'jobDuration'>,
+  queue: string,
+  name: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const started = Date.now();
+  let outcome: 'completed' | 'failed' = 'failed';
+  try {
+    const result = await work();
+    outcome = 'completed';
+    return result;
+  } finally {
+    const labels = { queue, name, outcome };
+    metrics.jobs.inc(labels);
+    metrics.jobDuration.observe(labels, (Date.now() - started) / 1000);
+  }
+}

@@ -2,7 +2,7 @@ import type { Job, Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { AppError, QUEUES, bounded, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
 import { createRedis, createWorker, dueEnvelope, jobDeadline, toJobFailure } from '@sitelens/queue';
-import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
+import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { openParseWorkerContext, type ContextOptions, type ParseWorkerContext } from './context';
 import { createParseHandlers } from './handlers';
 
@@ -31,25 +31,19 @@ export async function startParseWorker(
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
   const worker = createWorker<ParseQueuePayload, unknown, ParseQueueJobName>(
     QUEUES.parse,
-    async (job) => {
-      const jobLogger = logger.child({ jobId: job.id, job: job.name });
-      const started = Date.now();
-      try {
-        if (Date.now() > jobDeadline(dueEnvelope(job), config.jobQueueTimeoutMs)) {
-          throw new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline');
+    (job) =>
+      measureJob(metrics, QUEUES.parse, job.name, async () => {
+        try {
+          if (Date.now() > jobDeadline(dueEnvelope(job), config.jobQueueTimeoutMs)) {
+            throw new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline');
+          }
+          const handler = handlers[job.name];
+          if (!handler) throw new AppError('INTERNAL', `No handler for ${job.name} jobs`);
+          return await handler(job, logger.child({ jobId: job.id, job: job.name }));
+        } catch (error) {
+          throw toJobFailure(error);
         }
-        const handler = handlers[job.name];
-        if (!handler) throw new AppError('INTERNAL', `No handler for ${job.name} jobs`);
-        const result = await handler(job, jobLogger);
-        metrics.jobs.inc({ queue: QUEUES.parse, name: job.name, outcome: 'completed' });
-        metrics.jobDuration.observe({ queue: QUEUES.parse, name: job.name, outcome: 'completed' }, (Date.now() - started) / 1000);
-        return result;
-      } catch (error) {
-        metrics.jobs.inc({ queue: QUEUES.parse, name: job.name, outcome: 'failed' });
-        metrics.jobDuration.observe({ queue: QUEUES.parse, name: job.name, outcome: 'failed' }, (Date.now() - started) / 1000);
-        throw toJobFailure(error);
-      }
-    },
+      }),
     { connection, prefix: config.redis.prefix },
     { concurrency: config.llm.concurrency },
   );

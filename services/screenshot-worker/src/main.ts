@@ -4,7 +4,7 @@ import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, typ
 import { BrowserPool, captureScreenshot } from '@sitelens/browser';
 import { createRedis, createWorker } from '@sitelens/queue';
 import { createBlobStore } from '@sitelens/storage';
-import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
+import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { createUrlGuard } from '@sitelens/web';
 import { SCREENSHOT_KEY_PREFIX, createScreenshotProcessor } from './process-screenshot';
 import { scheduleSweep } from './retention';
@@ -43,19 +43,7 @@ export async function startScreenshotWorker(
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
   const worker = createWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
     QUEUES.screenshot,
-    async (job) => {
-      const started = Date.now();
-      try {
-        const result = await processor(job);
-        metrics.jobs.inc({ queue: QUEUES.screenshot, name: job.name, outcome: 'completed' });
-        metrics.jobDuration.observe({ queue: QUEUES.screenshot, name: job.name, outcome: 'completed' }, (Date.now() - started) / 1000);
-        return result;
-      } catch (error) {
-        metrics.jobs.inc({ queue: QUEUES.screenshot, name: job.name, outcome: 'failed' });
-        metrics.jobDuration.observe({ queue: QUEUES.screenshot, name: job.name, outcome: 'failed' }, (Date.now() - started) / 1000);
-        throw error;
-      }
-    },
+    (job) => measureJob(metrics, QUEUES.screenshot, job.name, () => processor(job)),
     { connection, prefix: config.redis.prefix },
     // BullMQ renews each job's lock while this process lives; a killed worker's jobs go to another.
     { concurrency: config.browser.concurrency },
