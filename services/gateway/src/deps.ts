@@ -21,8 +21,8 @@ export interface GatewayDeps {
   };
   /** Event streams for long-polling and progress, one per queue. */
   events: {
-    screenshot?: QueueEvents;
-    parse?: QueueEvents;
+    screenshot: QueueEvents;
+    parse: QueueEvents;
   };
   /** Every queue a job id may live in, for lookups by id. */
   allQueues: readonly Queue[];

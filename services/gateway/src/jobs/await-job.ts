@@ -19,7 +19,7 @@ export async function awaitJob<R>(
   deps: Pick<GatewayDeps, 'redis' | 'stopping'>,
   queue: Pick<Queue, 'getJob'>,
   job: Job,
-  events: QueueEvents | undefined,
+  events: QueueEvents,
   waitMs: number,
 ): Promise<AwaitedJob<R>> {
   const { stopping } = deps;

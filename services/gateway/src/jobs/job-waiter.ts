@@ -5,7 +5,7 @@ import type { Job, QueueEvents } from 'bullmq';
  * aborts (the gateway is shutting down). Failures are not errors here; the caller re-reads the
  * job's state and renders it.
  */
-export async function waitForJobEnd(job: Job, events: QueueEvents | undefined, waitMs: number, signal?: AbortSignal): Promise<void> {
+export async function waitForJobEnd(job: Job, events: QueueEvents, waitMs: number, signal?: AbortSignal): Promise<void> {
   if (waitMs <= 0 || signal?.aborted) return;
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<void>((resolve) => {
@@ -13,17 +13,7 @@ export async function waitForJobEnd(job: Job, events: QueueEvents | undefined, w
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    if (events) {
-      await Promise.race([job.waitUntilFinished(events, waitMs).catch(() => undefined), aborted]);
-      return;
-    }
-    // No event stream available (e.g. in a minimal test app): poll the job state.
-    const deadline = Date.now() + waitMs;
-    while (Date.now() < deadline && !signal?.aborted) {
-      const state = await job.getState();
-      if (state === 'completed' || state === 'failed' || state === 'unknown') return;
-      await Promise.race([new Promise((resolve) => setTimeout(resolve, 100)), aborted]);
-    }
+    await Promise.race([job.waitUntilFinished(events, waitMs).catch(() => undefined), aborted]);
   } finally {
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }

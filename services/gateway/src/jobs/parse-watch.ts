@@ -1,5 +1,6 @@
 import type { QueueEventsListener } from 'bullmq';
 import type { ParseJobProgress, ParseJobResult } from '@sitelens/contracts';
+import { readJob } from '@sitelens/queue';
 import type { GatewayDeps } from '../deps';
 
 /** How a parse job ended, as the gateway learnt it. */
@@ -25,15 +26,14 @@ interface JobScopedEvents extends QueueEventsListener {
   [event: `removed:${string}`]: (args: { jobId: string }, id: string) => void;
 }
 
-/** How often the job's state is read besides the events: a safety net when events are flowing. */
-const CHECK_WITH_EVENTS_MS = 3_000;
-const CHECK_WITHOUT_EVENTS_MS = 250;
+/** How often the job's state is read besides the events: a safety net should one be missed. */
+const CHECK_MS = 3_000;
 
 /**
  * Follows one parse job: its progress events as they come, then its end. Start watching before the
- * job is added, so no event can slip by. The job's state is also read now and then: with events,
- * an end seen twice in a row is trusted (one missed event cannot hang a request, and trailing
- * progress events get time to arrive first); without an event stream, polling does it all.
+ * job is added, so no event can slip by. The job's state is also read now and then, and an end
+ * seen twice in a row is trusted: one missed event cannot hang a request, and trailing progress
+ * events get time to arrive first.
  */
 export function watchParseJob(deps: GatewayDeps, jobId: string, options: WatchOptions): ParseWatch {
   const events = deps.events.parse;
@@ -42,37 +42,32 @@ export function watchParseJob(deps: GatewayDeps, jobId: string, options: WatchOp
     settle = resolve;
   });
   let finished = false;
-  let lastProgress = '';
   let endsSeen = 0;
   let checking = false;
 
   const onProgress = ({ data }: { data: unknown }) => {
     if (finished || data === null || typeof data !== 'object') return;
-    lastProgress = JSON.stringify(data);
     options.onProgress?.(data as ParseJobProgress);
   };
   const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => finish({ ok: true, result: returnvalue as ParseJobResult });
   const onFailed = ({ failedReason }: { failedReason: string }) => finish({ ok: false, failedReason });
   const onRemoved = () => finish({ ok: false, failedReason: 'JOB_FAILED: The parse job was removed' });
 
-  events?.on<JobScopedEvents>(`progress:${jobId}`, onProgress);
-  events?.on<JobScopedEvents>(`completed:${jobId}`, onCompleted);
-  events?.on<JobScopedEvents>(`failed:${jobId}`, onFailed);
-  events?.on<JobScopedEvents>(`removed:${jobId}`, onRemoved);
+  events.on<JobScopedEvents>(`progress:${jobId}`, onProgress);
+  events.on<JobScopedEvents>(`completed:${jobId}`, onCompleted);
+  events.on<JobScopedEvents>(`failed:${jobId}`, onFailed);
+  events.on<JobScopedEvents>(`removed:${jobId}`, onRemoved);
 
   const check = async () => {
-    const job = await deps.queues.parse.getJob(jobId);
-    if (!job || finished) return;
-    if (!events && job.progress && typeof job.progress === 'object' && JSON.stringify(job.progress) !== lastProgress) {
-      onProgress({ data: job.progress });
-    }
-    const state = await job.getState();
+    const snapshot = await readJob(deps.queues.parse, jobId);
+    if (!snapshot || finished) return;
+    const { job, state } = snapshot;
     if (state !== 'completed' && state !== 'failed') {
       endsSeen = 0;
       return;
     }
     endsSeen += 1;
-    if (events && endsSeen < 2) return;
+    if (endsSeen < 2) return;
     if (state === 'completed') onCompleted({ returnvalue: job.returnvalue });
     else onFailed({ failedReason: job.failedReason });
   };
@@ -84,7 +79,7 @@ export function watchParseJob(deps: GatewayDeps, jobId: string, options: WatchOp
       .finally(() => {
         checking = false;
       });
-  }, events ? CHECK_WITH_EVENTS_MS : CHECK_WITHOUT_EVENTS_MS);
+  }, CHECK_MS);
   const deadline = setTimeout(() => {
     finish({ ok: false, failedReason: `JOB_TIMEOUT: The parse did not finish within ${Math.round(options.waitMs / 1000)} s` });
   }, options.waitMs);
@@ -94,10 +89,10 @@ export function watchParseJob(deps: GatewayDeps, jobId: string, options: WatchOp
     finished = true;
     clearInterval(timer);
     clearTimeout(deadline);
-    events?.off<JobScopedEvents>(`progress:${jobId}`, onProgress);
-    events?.off<JobScopedEvents>(`completed:${jobId}`, onCompleted);
-    events?.off<JobScopedEvents>(`failed:${jobId}`, onFailed);
-    events?.off<JobScopedEvents>(`removed:${jobId}`, onRemoved);
+    events.off<JobScopedEvents>(`progress:${jobId}`, onProgress);
+    events.off<JobScopedEvents>(`completed:${jobId}`, onCompleted);
+    events.off<JobScopedEvents>(`failed:${jobId}`, onFailed);
+    events.off<JobScopedEvents>(`removed:${jobId}`, onRemoved);
     settle(outcome);
   }
 
