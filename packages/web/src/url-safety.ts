@@ -162,14 +162,24 @@ export function assertPublicUrl(url: string | URL, options: UrlCheckOptions): UR
     throw new UrlBlocked(`Only http and https URLs are allowed, not ${parsed.protocol.replace(/:$/, '')}`);
   }
   if (options.allowPrivate) return parsed;
-  const ip = parseIpLiteral(parsed.hostname);
-  if (ip) {
-    const reason = (options.policy ?? blockedReason)(ip.toString());
-    if (reason) throw new UrlBlocked(`${parsed.hostname} is a ${reason} address`);
-  } else if (isLocalhostName(parsed.hostname)) {
-    throw new UrlBlocked(`${parsed.hostname} is a loopback address`);
-  }
+  checkHostSpelling(parsed.hostname, options.policy ?? blockedReason);
   return parsed;
+}
+
+/**
+ * What the host's spelling alone decides: an IP literal (in any spelling) is refused by `policy`
+ * or returned as its address; `localhost` names are refused; other names need DNS (undefined).
+ */
+function checkHostSpelling(hostname: string, policy: AddressPolicy): ResolvedAddress | undefined {
+  const literal = parseIpLiteral(hostname);
+  if (literal) {
+    const address = literal.toString();
+    const reason = policy(address);
+    if (reason) throw new UrlBlocked(`${hostname} is a ${reason} address`);
+    return { address, family: literal.kind() === 'ipv4' ? 4 : 6 };
+  }
+  if (isLocalhostName(hostname)) throw new UrlBlocked(`${hostname} is a loopback address`);
+  return undefined;
 }
 
 export interface ResolvedAddress {
@@ -204,14 +214,8 @@ export async function checkHostResolves(
   options: { resolve?: Resolver; policy?: AddressPolicy } = {},
 ): Promise<ResolvedAddress[]> {
   const policy = options.policy ?? blockedReason;
-  const literal = parseIpLiteral(hostname);
-  if (literal) {
-    const address = literal.toString();
-    const reason = policy(address);
-    if (reason) throw new UrlBlocked(`${hostname} is a ${reason} address`);
-    return [{ address, family: literal.kind() === 'ipv4' ? 4 : 6 }];
-  }
-  if (isLocalhostName(hostname)) throw new UrlBlocked(`${hostname} is a loopback address`);
+  const literal = checkHostSpelling(hostname, policy);
+  if (literal) return [literal];
   let addresses: ResolvedAddress[];
   try {
     addresses = await (options.resolve ?? systemResolver)(hostname);
