@@ -1,5 +1,5 @@
 import { sampleValue } from '../../../test/support/prometheus';
-import { startTestGateway, getJson, type TestGateway } from './support/test-gateway';
+import { startTestGateway, getJson, postJson, type TestGateway } from './support/test-gateway';
 
 const TOKEN = 'admin-test-token-0123456789';
 
@@ -30,6 +30,12 @@ describe('/admin/queues with ADMIN_TOKEN set', () => {
 
   it('guards the dashboard API too', async () => {
     expect((await getJson(`${gw.origin}/admin/queues/api/queues`)).status).toBe(401);
+  });
+
+  it('answers a malformed JSON body to the dashboard API with the service\'s JSON error', async () => {
+    const response = await postJson(`${gw.origin}/admin/queues/api/queues`, '}', { authorization: `Bearer ${TOKEN}` });
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({ success: false, error: 'Malformed JSON in request body', code: 'INVALID_REQUEST' });
   });
 
   it('opens the dashboard with the bearer token', async () => {

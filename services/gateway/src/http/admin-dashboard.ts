@@ -5,6 +5,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { Unauthorized } from '@sitelens/contracts';
 import type { GatewayDeps } from '../deps';
+import { jsonBody } from './mount';
 
 export const ADMIN_DASHBOARD_PATH = '/admin/queues';
 
@@ -55,5 +56,7 @@ export function mountAdminDashboard(app: Express, deps: GatewayDeps): void {
     serverAdapter,
     options: { uiConfig: { boardTitle: 'Sitelens queues' } },
   });
-  app.use(ADMIN_DASHBOARD_PATH, adminTokenGuard(token), serverAdapter.getRouter() as RequestHandler);
+  // Bodies are parsed here, ahead of the dashboard's own parser, so a malformed one gets the
+  // service's JSON error like every other route.
+  app.use(ADMIN_DASHBOARD_PATH, adminTokenGuard(token), jsonBody, serverAdapter.getRouter() as RequestHandler);
 }

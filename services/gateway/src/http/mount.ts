@@ -31,7 +31,7 @@ export function routePaths(route: Pick<AnyRoute, 'paths'>): string[] {
  * JSON bodies up to 1 MiB, parsed per route after its guard: an unauthenticated or rate-limited
  * request is refused without its body being read, and a malformed body is the route's error.
  */
-const jsonBody = express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] });
+export const jsonBody: RequestHandler = express.json({ limit: '1mb', strict: true, type: ['application/json', 'application/*+json'] });
 
 export function mountRoute(app: Express, route: AnyRoute, deps: GatewayDeps, guard: RouteGuard): void {
   const handler = async (req: Request, res: Response, next: NextFunction) => {
