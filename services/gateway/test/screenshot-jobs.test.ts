@@ -1,4 +1,4 @@
-import { Worker } from 'bullmq';
+import { UnrecoverableError, Worker } from 'bullmq';
 import { QUEUES, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { startTestGateway, postJson, getJson, type TestGateway } from './support/test-gateway';
 import { testRedisUrl } from '../../../test/support/env';
@@ -22,6 +22,17 @@ describe('screenshot jobs through the gateway', () => {
   afterAll(async () => {
     await gw.close();
   });
+
+  /** A worker that fails every job with `failedReason` (as the real worker encodes errors). */
+  function startFailingWorker(failedReason: string) {
+    worker = new Worker(
+      QUEUES.screenshot,
+      async () => {
+        throw new UnrecoverableError(failedReason);
+      },
+      { connection: { url: testRedisUrl() }, prefix: gw.config.redis.prefix },
+    );
+  }
 
   /** A worker that holds each job until `release()` and then stores a tiny image for it. */
   function startStandInWorker() {
@@ -118,14 +129,7 @@ describe('screenshot jobs through the gateway', () => {
   });
 
   it('shows a worker failure with its code and message', async () => {
-    worker = new Worker(
-      QUEUES.screenshot,
-      async () => {
-        const { UnrecoverableError } = await import('bullmq');
-        throw new UnrecoverableError('NAVIGATION_FAILED: Could not load https://example.com/: net::ERR_CONNECTION_REFUSED');
-      },
-      { connection: { url: testRedisUrl() }, prefix: gw.config.redis.prefix },
-    );
+    startFailingWorker('NAVIGATION_FAILED: Could not load https://example.com/: net::ERR_CONNECTION_REFUSED');
     const created = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/' });
     const failed = await getJson(`${gw.origin}/v1/screenshots?job_id=${created.json.job_id as string}&wait=10`);
     expect(failed.status).toBe(200);
@@ -139,14 +143,7 @@ describe('screenshot jobs through the gateway', () => {
   });
 
   it('keeps the text of an unexpected worker error out of the answer (it stays in the worker log)', async () => {
-    worker = new Worker(
-      QUEUES.screenshot,
-      async () => {
-        const { UnrecoverableError } = await import('bullmq');
-        throw new UnrecoverableError("INTERNAL: Cannot read properties of undefined (reading 'frame') at /srv/app/capture.js:41");
-      },
-      { connection: { url: testRedisUrl() }, prefix: gw.config.redis.prefix },
-    );
+    startFailingWorker("INTERNAL: Cannot read properties of undefined (reading 'frame') at /srv/app/capture.js:41");
     const created = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/' });
     const jobId = created.json.job_id as string;
     const failed = await getJson(`${gw.origin}/v1/screenshots?job_id=${jobId}&wait=10`);
