@@ -4,16 +4,20 @@ import type { Config } from '@sitelens/config';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import { Adblocker } from './adblock';
 import { CHROMIUM_CANDIDATES, findChromium, launchChromium, removeDir, type LaunchedChromium } from './chromium';
+import { closePopups } from './popups';
+import { watchRenderers, type RendererWatchdog } from './renderer-watchdog';
 import { SlotQueue } from './slot-queue';
 
 export type BrowserPoolConfig = Pick<Config['browser'], 'executablePath' | 'concurrency' | 'recycleAfter'> &
-  Partial<Pick<Config['browser'], 'adblockListUrls'>>;
+  Partial<Pick<Config['browser'], 'adblockListUrls' | 'pageMemoryLimitMb' | 'sandbox' | 'runAsUser' | 'env'>>;
 
 export interface BrowserPoolDeps {
   logger: Logger;
   metrics?: Pick<Metrics, 'browserPages' | 'browserLaunches'>;
   /** Extra Chromium flags (tests map host names with `--host-resolver-rules`). */
   extraArgs?: readonly string[];
+  /** The egress proxy every connection of the browser goes through (hosted mode). */
+  proxyServer?: string;
   /** Executables tried when the config names none. */
   candidates?: readonly string[];
   /** How often the ad-block lists are fetched again while the pool lives (default daily). */
@@ -57,6 +61,7 @@ interface Generation {
   /** Aborts when this Chromium goes away unexpectedly. */
   lost: AbortController;
   idle: Array<() => void>;
+  watchdog: RendererWatchdog | undefined;
 }
 
 const CLOSE_CONTEXT_TIMEOUT_MS = 5_000;
@@ -156,6 +161,7 @@ export class BrowserPool {
         creating.then((late) => late.close(), () => undefined).catch(() => undefined);
         throw error;
       });
+      closePopups(context);
       const running = fn({ context, signal: job.signal, userAgent: generation.chromium.userAgent, adblocker: () => this.adblocker() });
       running.catch(() => undefined); // it may settle after the race is decided
       return await Promise.race([running, rejectOnAbort(job.signal)]);
@@ -247,7 +253,17 @@ export class BrowserPool {
     }
     if (this.closed) throw new Unavailable('The browser pool is shut down');
     const executablePath = await findChromium(this.config.executablePath, this.deps.candidates ?? CHROMIUM_CANDIDATES);
-    const chromium = await launchChromium({ executablePath, extraArgs: this.deps.extraArgs });
+    const memoryMb = this.config.pageMemoryLimitMb;
+    const chromium = await launchChromium({
+      executablePath,
+      extraArgs: this.deps.extraArgs,
+      proxyServer: this.deps.proxyServer,
+      jsHeapMb: memoryMb ? Math.floor(memoryMb / 2) : undefined,
+      sandbox: this.config.sandbox,
+      runAsUser: this.config.runAsUser,
+      env: this.config.env,
+    });
+    const pid = chromium.browser.process()?.pid;
     const generation: Generation = {
       chromium,
       active: 0,
@@ -257,12 +273,23 @@ export class BrowserPool {
       closing: false,
       lost: new AbortController(),
       idle: [],
+      watchdog:
+        pid && memoryMb
+          ? watchRenderers({
+              browserPid: pid,
+              limitBytes: memoryMb * 1024 * 1024,
+              onKill: ({ pid: renderer, rssBytes }) =>
+                this.deps.logger.warn({ renderer, rssMb: Math.round(rssBytes / 1048576), limitMb: memoryMb }, 'page over its memory limit; renderer killed'),
+            })
+          : undefined,
     };
     chromium.browser.on('disconnected', () => this.onDisconnected(generation));
     this.launches += 1;
     this.deps.metrics?.browserLaunches.inc({ reason });
-    const pid = chromium.browser.process()?.pid;
-    this.deps.logger.info({ pid, reason, launches: this.launches }, 'chromium launched');
+    this.deps.logger.info(
+      { pid, reason, launches: this.launches, sandbox: chromium.sandboxed, user: chromium.user, egressProxy: Boolean(this.deps.proxyServer) },
+      chromium.sandboxed ? 'chromium launched (sandboxed)' : 'chromium launched WITHOUT its sandbox',
+    );
     if (this.closed) {
       await this.retire(generation);
       throw new Unavailable('The browser pool is shut down');
@@ -274,6 +301,7 @@ export class BrowserPool {
     if (generation.closing) return;
     generation.crashed = true;
     generation.retiring = true;
+    generation.watchdog?.stop();
     generation.lost.abort();
     this.deps.logger.warn({ activeContexts: generation.active }, 'chromium disconnected; relaunching');
     void removeDir(generation.chromium.userDataDir);
@@ -287,6 +315,7 @@ export class BrowserPool {
 
   private async retire(generation: Generation): Promise<void> {
     generation.closing = true;
+    generation.watchdog?.stop();
     const { browser, userDataDir } = generation.chromium;
     const child = browser.process();
     await bounded(browser.close().catch(() => undefined), CLOSE_BROWSER_TIMEOUT_MS);

@@ -3,6 +3,8 @@ import type { Page, ScreenshotClip } from 'puppeteer-core';
 import {
   FULL_PAGE_SCROLL,
   TimeoutError,
+  assertViewportPixels,
+  fullPagePixelCap,
   resolveDevice,
   screenshotBudgetMs,
   sleep,
@@ -13,7 +15,7 @@ import {
 import type { Logger } from '@sitelens/telemetry';
 import type { BrowserJob, BrowserPool } from './browser-pool';
 import { fullPageCap, fullPageClip, pageGeometry, scrollThrough } from './full-page';
-import { isPuppeteerTimeout, navigate } from './navigate';
+import { isPuppeteerTimeout, navigate, whenPageCrashes } from './navigate';
 import { assertValidSelectors, dismissDialogs, emulateDevice, hideSelectors, retryAfterRedirect } from './page-setup';
 import { installRequestFilter, type UrlGuard } from './request-filter';
 
@@ -24,6 +26,8 @@ export interface CaptureOptions {
   signal?: AbortSignal;
   /** Full-page height cap in CSS pixels (config `browser.fullPageMaxHeight`). */
   fullPageMaxHeight: number;
+  /** Most pixels in one image (config `browser.maxPixels`): viewports above it are refused, full pages cut. */
+  maxPixels: number;
   logger: Logger;
   /** Checks every URL the page requests; a refusal aborts that request. */
   urlGuard?: UrlGuard;
@@ -44,9 +48,15 @@ export function captureScreenshot(pool: BrowserPool, request: ScreenshotCreateRe
 }
 
 async function capture(job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
+  assertViewportPixels(request, options.maxPixels);
+  const page = await job.context.newPage();
+  // A renderer that dies (out of memory, or killed over its limit) ends the job wherever it is.
+  return Promise.race([captureOn(page, job, request, options), whenPageCrashes(page)]);
+}
+
+async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
   const device = resolveDevice(request.device, request.width, request.height, request.device_scale);
   const timeoutMs = request.timeout * 1000;
-  const page = await job.context.newPage();
   page.setDefaultTimeout(timeoutMs);
   dismissDialogs(page);
 
@@ -75,7 +85,10 @@ async function capture(job: BrowserJob, request: ScreenshotCreateRequest, option
 
   let clip: ScreenshotClip | undefined;
   let truncated = false;
-  const maxHeight = fullPageCap(options.fullPageMaxHeight, request.format, device.deviceScaleFactor);
+  const maxHeight = Math.min(
+    fullPageCap(options.fullPageMaxHeight, request.format, device.deviceScaleFactor),
+    fullPagePixelCap(device.width, device.deviceScaleFactor, options.maxPixels),
+  );
   if (request.full_page) {
     await retryAfterRedirect(page, () => scrollThrough(page, { maxHeight, budgetMs: FULL_PAGE_SCROLL.budgetMs }));
     await page.waitForNetworkIdle({ idleTime: 250, concurrency: 2, timeout: FULL_PAGE_SCROLL.settleMs }).catch(() => undefined);

@@ -5,3 +5,6 @@ export { captureScreenshot, CONTENT_TYPES, DEFAULT_QUALITY, type CaptureOptions,
 export { renderHtml, type RenderOptions, type RenderedPage } from './render-html';
 export { WAIT_UNTIL_EVENT } from './navigate';
 export type { UrlGuard } from './request-filter';
+export { openGuardedBrowser, type GuardedBrowser, type GuardedBrowserDeps } from './guarded-browser';
+export { launchChromium, egressArgs, type LaunchedChromium, type SandboxMode } from './chromium';
+export { enforceRendererLimit } from './renderer-watchdog';

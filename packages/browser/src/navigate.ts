@@ -1,5 +1,5 @@
 import { TimeoutError as PuppeteerTimeout, type HTTPResponse, type Page, type PuppeteerLifeCycleEvent } from 'puppeteer-core';
-import { AppError, TimeoutError, Unavailable, errorMessage, isAppError, type WaitUntil } from '@sitelens/contracts';
+import { AppError, EGRESS_REFUSAL_HEADER, TimeoutError, URL_BLOCKED_MESSAGE, UrlBlocked, errorMessage, isAppError, type WaitUntil } from '@sitelens/contracts';
 import type { RequestFilter } from './request-filter';
 
 /**
@@ -34,25 +34,28 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
-/** A promise that rejects when the page's renderer dies (out of memory, crash). */
+/**
+ * A promise that rejects with PAGE_CRASHED when the page's renderer dies: out of memory (its JS
+ * heap cap or the renderer memory limit), or a crash. The page's own doing, so not retried; the
+ * browser and the other pages go on. Never settles otherwise; nothing needs to wait on it.
+ */
 export function whenPageCrashes(page: Page): Promise<never> {
-  return new Promise((_resolve, reject) => {
+  const crashed = new Promise<never>((_resolve, reject) => {
     page.once('error', (error) =>
-      reject(new Unavailable('The page crashed while loading (its renderer process died)', { cause: error })),
+      reject(new AppError('PAGE_CRASHED', 'The page crashed: its renderer ran out of memory or died', { cause: error })),
     );
   });
+  crashed.catch(() => undefined);
+  return crashed;
 }
 
 /** Loads `url` and maps every failure to a client-facing error with a code. */
 export async function navigate(page: Page, url: string, options: NavigateOptions): Promise<Navigation> {
   const started = performance.now();
-  const crashed = whenPageCrashes(page);
-  crashed.catch(() => undefined);
   try {
-    const response = await Promise.race([
-      page.goto(url, { waitUntil: WAIT_UNTIL_EVENT[options.waitUntil], timeout: options.timeoutMs }),
-      crashed,
-    ]);
+    const response = await page.goto(url, { waitUntil: WAIT_UNTIL_EVENT[options.waitUntil], timeout: options.timeoutMs });
+    // The egress proxy refused the document itself (a name that changed its answer since the check).
+    if (response?.headers()[EGRESS_REFUSAL_HEADER]) throw new UrlBlocked(URL_BLOCKED_MESSAGE);
     return { response, loadTimeMs: Math.round(performance.now() - started) };
   } catch (error) {
     throw navigationError(url, error, options);

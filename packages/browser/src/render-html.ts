@@ -1,6 +1,6 @@
-import type { ResourceType } from 'puppeteer-core';
+import type { Page, ResourceType } from 'puppeteer-core';
 import type { BrowserPool } from './browser-pool';
-import { navigate } from './navigate';
+import { navigate, whenPageCrashes } from './navigate';
 import { dismissDialogs } from './page-setup';
 import { installRequestFilter, type UrlGuard } from './request-filter';
 
@@ -34,6 +34,12 @@ export function renderHtml(pool: BrowserPool, url: string, options: RenderOption
   return pool.withContext(
     async ({ context, userAgent }) => {
       const page = await context.newPage();
+      return Promise.race([renderOn(page, userAgent), whenPageCrashes(page)]);
+    },
+    { signal: options.signal, timeoutMs: options.timeoutMs + SETTLE_MS + CLOSE_MARGIN_MS },
+  );
+
+  async function renderOn(page: Page, userAgent: string): Promise<RenderedPage> {
       page.setDefaultTimeout(options.timeoutMs);
       dismissDialogs(page);
       await page.setUserAgent(userAgent);
@@ -45,7 +51,5 @@ export function renderHtml(pool: BrowserPool, url: string, options: RenderOption
         await page.waitForNetworkIdle({ idleTime: 500, concurrency: 0, timeout: Math.min(SETTLE_MS, left) }).catch(() => undefined);
       }
       return { html: await page.content(), status: response?.status() ?? 0, finalUrl: page.url() };
-    },
-    { signal: options.signal, timeoutMs: options.timeoutMs + SETTLE_MS + CLOSE_MARGIN_MS },
-  );
+  }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseApiKeys, type StaticApiKey } from './api-keys';
 import { parseDuration } from './duration';
+import { parseEgressAllow, type EgressAllow } from './egress-allow';
 import { parseHttpAddr, type ListenAddress } from './http-addr';
 
 /**
@@ -126,10 +127,25 @@ const envSchema = z.object({
   SCREENSHOT_CONCURRENCY: int(2, 1, 64),
   BROWSER_RECYCLE_AFTER: int(200, 1, 100_000),
   FULL_PAGE_MAX_HEIGHT: int(16_384, 1000, 65_535),
+  SCREENSHOT_MAX_PIXELS: int(50_000_000, 1_000_000, 500_000_000),
+  PAGE_MEMORY_LIMIT_MB: int(1024, 128, 16_384),
+  CHROMIUM_SANDBOX: z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).default('auto'),
+  CHROMIUM_USER: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_-]{0,31}$|^[0-9]{1,10}$/, 'must be a user name or a numeric uid')
+    .default('nobody'),
   ADBLOCK_LIST_URLS: optionalText,
   SHUTDOWN_TIMEOUT: duration('25s'),
 
   ALLOW_PRIVATE_URLS: bool(),
+  EGRESS_ALLOW: optionalText.transform((value, ctx): EgressAllow => {
+    const parsed = parseEgressAllow(value);
+    if ('error' in parsed) {
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed.allow;
+  }),
   API_KEYS: optionalText.transform((value, ctx): StaticApiKey[] => {
     const parsed = parseApiKeys(value);
     if ('error' in parsed) {
@@ -153,6 +169,9 @@ const envSchema = z.object({
 });
 
 export type Env = Record<string, string | undefined>;
+
+/** Variables passed through to Chromium (nothing else of the environment is). */
+const BROWSER_ENV = ['LANG', 'LC_ALL', 'TZ', 'FONTCONFIG_PATH'] as const;
 
 export interface Config {
   mode: 'local' | 'hosted';
@@ -188,10 +207,22 @@ export interface Config {
     concurrency: number;
     recycleAfter: number;
     fullPageMaxHeight: number;
+    /** Most pixels one capture may have: width x height x scale squared (full pages are cut to it). */
+    maxPixels: number;
+    /** Resident memory one renderer (page) may use before it is killed; its JS heap gets half. */
+    pageMemoryLimitMb: number;
+    /** Chromium's sandbox: `auto` uses it where the kernel allows, `on` requires it, `off` never. */
+    sandbox: 'auto' | 'on' | 'off';
+    /** The unprivileged user Chromium runs as when the service itself runs as root. */
+    runAsUser: string;
+    /** The only variables of this environment Chromium inherits: locale and time zone. */
+    env: Record<string, string>;
     adblockListUrls: string[];
   };
   shutdownTimeoutMs: number;
   allowPrivateUrls: boolean;
+  /** What hosted mode may reach although it is private (EGRESS_ALLOW); empty by default. */
+  egressAllow: EgressAllow;
   /** Static keys from API_KEYS (hosted mode); issued keys live in Redis. */
   apiKeys: StaticApiKey[];
   adminToken: string | undefined;
@@ -247,10 +278,16 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: e.SCREENSHOT_CONCURRENCY,
       recycleAfter: e.BROWSER_RECYCLE_AFTER,
       fullPageMaxHeight: e.FULL_PAGE_MAX_HEIGHT,
+      maxPixels: e.SCREENSHOT_MAX_PIXELS,
+      pageMemoryLimitMb: e.PAGE_MEMORY_LIMIT_MB,
+      sandbox: e.CHROMIUM_SANDBOX,
+      runAsUser: e.CHROMIUM_USER,
+      env: Object.fromEntries(BROWSER_ENV.flatMap((name) => (env[name] ? [[name, env[name]!]] : []))),
       adblockListUrls: (e.ADBLOCK_LIST_URLS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS ?? e.MODE === 'local',
+    egressAllow: e.EGRESS_ALLOW,
     apiKeys: e.API_KEYS,
     adminToken: e.ADMIN_TOKEN,
     webhookSecret: e.WEBHOOK_SECRET,

@@ -2,3 +2,4 @@ export * from './config';
 export * from './duration';
 export * from './http-addr';
 export * from './api-keys';
+export * from './egress-allow';

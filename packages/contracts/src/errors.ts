@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNPROCESSABLE: 422,
+  PAGE_CRASHED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   LLM_ERROR: 500,
@@ -96,6 +97,16 @@ export class RateLimited extends AppError {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/**
+ * What a client is told about every address refusal, whatever the reason: a loopback answer, a
+ * private range and a name that does not resolve read alike, so refusals map nothing of the
+ * inside (the log keeps the reason).
+ */
+export const URL_BLOCKED_MESSAGE = 'The URL resolves to an address this service may not reach';
+
+/** Marks the egress proxy's own refusals, so the browser layer can tell them from a site's 403. */
+export const EGRESS_REFUSAL_HEADER = 'x-sitelens-egress';
 
 export class UrlBlocked extends AppError {
   constructor(message: string, options?: AppErrorOptions) {

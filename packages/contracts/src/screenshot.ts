@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES, DEVICE_SCALE } from './devices';
+import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES, DEVICE_SCALE, resolveDevice } from './devices';
+import { BadRequest } from './errors';
 import { boundedInt, cssSelector, httpUrl, oneOf, queryInt } from './fields';
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
@@ -83,6 +84,27 @@ export const screenshotCreateRequest = z
   });
 
 export type ScreenshotCreateRequest = z.infer<typeof screenshotCreateRequest>;
+
+type ViewportFields = Pick<ScreenshotCreateRequest, 'device' | 'width' | 'height' | 'device_scale'>;
+
+/**
+ * Refuses a viewport whose capture would exceed `maxPixels` (SCREENSHOT_MAX_PIXELS): CSS width x
+ * height x device scale squared is what Chromium rasterises and the encoder holds. Full pages are
+ * not refused: they are cut to the cap (`fullPagePixelCap`).
+ */
+export function assertViewportPixels(request: ViewportFields, maxPixels: number): void {
+  const device = resolveDevice(request.device, request.width, request.height, request.device_scale);
+  const pixels = device.width * device.height * device.deviceScaleFactor ** 2;
+  if (pixels <= maxPixels) return;
+  throw new BadRequest(
+    `width x height x device_scale² is ${Math.round(pixels).toLocaleString('en-US')} pixels (${device.width} x ${device.height} at scale ${device.deviceScaleFactor}); this service captures at most ${maxPixels.toLocaleString('en-US')}: lower width, height or device_scale`,
+  );
+}
+
+/** The tallest full page, in CSS pixels, whose image stays within `maxPixels` at this width and scale. */
+export function fullPagePixelCap(width: number, deviceScaleFactor: number, maxPixels: number): number {
+  return Math.max(1, Math.floor(maxPixels / (width * deviceScaleFactor ** 2)));
+}
 
 export const screenshotGetQuery = z.object({
   job_id: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200, 'is too long'),

@@ -5,7 +5,7 @@
  * Every page goes through scrapePage, the path scrape and parse use too.
  */
 import { errorMessage } from '@sitelens/contracts';
-import { assertPublicUrl } from './url-safety';
+import { assertPublicUrl } from '@sitelens/egress';
 import { normalizeUrl } from './url-normalize';
 import { CrawlScope } from './crawl-scope';
 import { HostGate } from './host-gate';

@@ -1,6 +1,6 @@
 /** What the web layer is given by its caller: no singletons, everything passed in. */
 import type { Logger } from '@sitelens/telemetry';
-import type { UrlCheckOptions } from './url-safety';
+import type { UrlCheckOptions } from '@sitelens/egress';
 import { createSafeFetcher, type SafeFetch, type SafeFetcherOptions } from './safe-fetch';
 import { RobotsCache } from './robots';
 import { createContentExtractor, type ContentRequest, type PageContent } from './content/page-content';
@@ -32,11 +32,13 @@ export interface WebDeps {
   processor?: ContentProcessor;
   /** Options for the fetcher made when `fetchImpl` is absent. */
   fetcher?: Omit<SafeFetcherOptions, 'allowPrivate'>;
+  /** The rest of the URL policy (EGRESS_ALLOW, the refusal log) when `fetchImpl` is given. */
+  egress?: Omit<UrlCheckOptions, 'allowPrivate'>;
 }
 
 /** The URL check every entry point applies (the same one the fetcher applies per hop). */
 export function urlCheckOf(deps: WebDeps): UrlCheckOptions {
-  return { allowPrivate: deps.allowPrivate, policy: deps.fetcher?.policy };
+  return { ...deps.fetcher, ...deps.egress, allowPrivate: deps.allowPrivate };
 }
 
 /** The pieces one scrape or crawl works with, and how to release what was made for it. */

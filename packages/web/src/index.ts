@@ -3,6 +3,7 @@
  * checks at connect time, bounded time and size), page content (main content, markdown, text,
  * links, metadata), robots.txt, sitemaps and the crawler.
  */
+// The URL policy moved to @sitelens/egress; these names stay importable from here meanwhile.
 export {
   assertPublicUrl,
   isBlockedAddress,
@@ -17,7 +18,7 @@ export {
   type SafeLookup,
   type AddressPolicy,
   type UrlCheckOptions,
-} from './url-safety';
+} from '@sitelens/egress';
 export {
   createSafeFetcher,
   DEFAULT_USER_AGENT,

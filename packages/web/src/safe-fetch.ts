@@ -6,7 +6,7 @@
  */
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { AppError, TimeoutError, errorMessage, isAppError } from '@sitelens/contracts';
-import { assertPublicUrl, createSafeLookup, type AddressPolicy, type Resolver } from './url-safety';
+import { assertPublicUrl, createSafeLookup, type Resolver, type UrlCheckOptions } from '@sitelens/egress';
 import { decodeText, decompress, tooLarge } from './decode-body';
 
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; Sitelens/0.1; self-hosted web capture)';
@@ -40,8 +40,8 @@ export interface FetchedPage {
 /** The one function everything in this package fetches through; injectable for tests. */
 export type SafeFetch = (url: string, options?: FetchPageOptions) => Promise<FetchedPage>;
 
-export interface SafeFetcherOptions {
-  allowPrivate: boolean;
+/** The URL policy (`allowPrivate`, EGRESS_ALLOW, the refusal log) and the fetcher's own bounds. */
+export interface SafeFetcherOptions extends UrlCheckOptions {
   userAgent?: string;
   connectTimeoutMs?: number;
   /** Default total timeout per fetch (all hops and the body). */
@@ -52,8 +52,6 @@ export interface SafeFetcherOptions {
   connectionsPerOrigin?: number;
   /** Name resolution (the system resolver by default); tests give names to the fixture site. */
   resolve?: Resolver;
-  /** Which addresses are refused when private URLs are not allowed (public unicast only by default). */
-  policy?: AddressPolicy;
 }
 
 export interface SafeFetcher {

@@ -4,7 +4,7 @@
  * script shell), and extracts what the requested format needs.
  */
 import { AppError, Unavailable, Unprocessable, isAppError } from '@sitelens/contracts';
-import { assertPublicUrl } from './url-safety';
+import { assertPublicUrl } from '@sitelens/egress';
 import type { ContentRequest, PageContent } from './content/page-content';
 import { urlCheckOf, type RenderResult, type WebDeps, type WebResources } from './deps';
 

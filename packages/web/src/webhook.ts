@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { AppError, errorMessage, sleep } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
-import { assertPublicUrl, createSafeLookup, type AddressPolicy, type Resolver } from './url-safety';
+import { assertPublicUrl, createSafeLookup, type Resolver, type UrlCheckOptions } from '@sitelens/egress';
 
 export const SIGNATURE_HEADER = 'x-signature';
 
@@ -25,9 +25,8 @@ export interface WebhookDelivery {
   secret: string;
 }
 
-export interface WebhookOptions {
-  allowPrivate: boolean;
-  policy?: AddressPolicy;
+/** The URL policy the receiver must pass, and the delivery's own bounds. */
+export interface WebhookOptions extends UrlCheckOptions {
   resolve?: Resolver;
   /** Tries in all, the first included (default 4). */
   attempts?: number;
@@ -51,7 +50,7 @@ const RETRY_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
 /** Delivers one webhook. Never throws for the receiver's failures: the outcome says what happened. */
 export async function deliverWebhook(delivery: WebhookDelivery, options: WebhookOptions): Promise<WebhookOutcome> {
   try {
-    assertPublicUrl(delivery.url, { allowPrivate: options.allowPrivate, policy: options.policy });
+    assertPublicUrl(delivery.url, options);
   } catch (error) {
     return { delivered: false, attempts: 0, error: errorMessage(error) };
   }
@@ -64,7 +63,7 @@ export async function deliverWebhook(delivery: WebhookDelivery, options: Webhook
   };
   const attempts = Math.max(1, options.attempts ?? 4);
   const dispatcher = new Agent({
-    connect: { lookup: createSafeLookup({ allowPrivate: options.allowPrivate, policy: options.policy, resolve: options.resolve }) as never },
+    connect: { lookup: createSafeLookup(options) as never },
   });
   let last: WebhookOutcome = { delivered: false, attempts: 0 };
   try {

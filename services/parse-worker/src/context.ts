@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Config } from '@sitelens/config';
-import { BrowserPool, renderHtml } from '@sitelens/browser';
+import { openGuardedBrowser, renderHtml, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
+import { urlPolicyOf } from '@sitelens/egress';
 import { createModelClient, type ModelClient } from '@sitelens/extract';
 import { createRedis, createScreenshotQueue, type ScreenshotQueue } from '@sitelens/queue';
 import { createBlobStore, localSecret, type BlobStore } from '@sitelens/storage';
@@ -10,7 +11,6 @@ import {
   RobotsCache,
   createContentWorkerPool,
   createSafeFetcher,
-  createUrlGuard,
   type ContentWorkerPool,
   type Renderer,
   type WebDeps,
@@ -40,6 +40,8 @@ export interface ParseWorkerContext {
 export interface ContextOptions {
   /** Content extraction threads: the compiled worker script is used unless tests give one. */
   contentWorkers?: { size?: number; workerScript?: string; workerData?: unknown };
+  /** Name resolution of the fetcher and the browser's egress proxy (tests give names to fixture hosts). */
+  resolve?: GuardedBrowserDeps['resolve'];
 }
 
 export interface OpenedContext {
@@ -49,15 +51,17 @@ export interface OpenedContext {
 
 export async function openParseWorkerContext(config: Config, logger: Logger, metrics: Metrics, options: ContextOptions = {}): Promise<OpenedContext> {
   const allowPrivate = config.allowPrivateUrls;
-  const fetcher = createSafeFetcher({ allowPrivate, connectionsPerOrigin: config.crawlConcurrency });
-  const browser = new BrowserPool(config.browser, { logger, metrics });
-  const urlGuard = allowPrivate ? undefined : createUrlGuard({ allowPrivate });
+  const policy = urlPolicyOf(config, logger);
+  const fetcher = createSafeFetcher({ ...policy, resolve: options.resolve, connectionsPerOrigin: config.crawlConcurrency });
+  const guarded = await openGuardedBrowser(config, { logger, metrics, resolve: options.resolve });
+  const { pool: browser, urlGuard } = guarded;
   const renderer: Renderer = {
     render: (url, { timeoutMs, signal }) => renderHtml(browser, url, { timeoutMs, signal, urlGuard }),
   };
   const content: ContentWorkerPool = createContentWorkerPool(options.contentWorkers);
   const web: WebDeps = {
     allowPrivate,
+    egress: { allow: policy.allow, onRefused: policy.onRefused },
     logger,
     renderer,
     fetchImpl: fetcher.fetch,
@@ -75,7 +79,7 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
   return {
     context: { config, logger, metrics, redis, web, model, store, screenshotQueue, browser, webhookSecret },
     async close() {
-      await browser.close({ drainMs: 1_000 });
+      await guarded.close({ drainMs: 1_000 });
       await content.close();
       await fetcher.close();
       await screenshotQueue.close().catch(() => undefined);

@@ -1,11 +1,10 @@
 import type { Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
-import { BrowserPool, captureScreenshot } from '@sitelens/browser';
+import { captureScreenshot, openGuardedBrowser, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
 import { createRedis, createWorker } from '@sitelens/queue';
 import { createBlobStore } from '@sitelens/storage';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
-import { createUrlGuard } from '@sitelens/web';
 import { SCREENSHOT_KEY_PREFIX, createScreenshotProcessor } from './process-screenshot';
 import { scheduleSweep } from './retention';
 
@@ -25,18 +24,26 @@ export async function startScreenshotWorker(
   config: Config,
   logger: Logger,
   metrics: Metrics = createMetrics({ service: 'screenshot-worker' }),
+  /** Test seams: name resolution of the egress proxy, extra Chromium flags. */
+  browserDeps: Pick<GuardedBrowserDeps, 'resolve' | 'extraArgs'> = {},
 ): Promise<RunningScreenshotWorker> {
   const store = await createBlobStore(config.storage);
-  const pool = new BrowserPool(config.browser, { logger, metrics });
+  const browser = await openGuardedBrowser(config, { logger, metrics, ...browserDeps });
+  const { pool, urlGuard } = browser;
   await pool.start();
-  const urlGuard = config.allowPrivateUrls ? undefined : createUrlGuard({ allowPrivate: false });
 
   const processor = createScreenshotProcessor({
     store,
     logger,
     queueTimeoutMs: config.jobQueueTimeoutMs,
     capture: (request, { signal, logger: jobLogger }) =>
-      captureScreenshot(pool, request, { signal, logger: jobLogger, fullPageMaxHeight: config.browser.fullPageMaxHeight, urlGuard }),
+      captureScreenshot(pool, request, {
+        signal,
+        logger: jobLogger,
+        fullPageMaxHeight: config.browser.fullPageMaxHeight,
+        maxPixels: config.browser.maxPixels,
+        urlGuard,
+      }),
   });
 
   const connection = createRedis(config.redis.url, 'worker');
@@ -76,7 +83,7 @@ export async function startScreenshotWorker(
       // back (its lock lapses and another worker takes it as stalled).
       const drained = worker.close();
       await bounded(drained, config.shutdownTimeoutMs);
-      await pool.close({ drainMs: 1_000 });
+      await browser.close({ drainMs: 1_000 });
       // Captures cut short by closing the browser fail as retryable, which BullMQ records through
       // Redis: give that a moment. With Redis unreachable the close never resolves (it waits on
       // its reconnecting fetch loop; a second close returns the same promise), so the wait is

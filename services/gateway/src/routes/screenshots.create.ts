@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import { TimeoutError, screenshotCreateRequest, screenshotJobSeconds, type ScreenshotCreateRequest, type ScreenshotJobResult } from '@sitelens/contracts';
+import { TimeoutError, assertViewportPixels, screenshotCreateRequest, screenshotJobSeconds, type ScreenshotCreateRequest, type ScreenshotJobResult } from '@sitelens/contracts';
 import type { GatewayDeps } from '../deps';
 import { awaitJob } from '../jobs/await-job';
 import type { ScreenshotJob } from '../jobs/screenshot-view';
@@ -48,6 +48,7 @@ export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
   responses: { 202: { description: 'Job accepted', schema: screenshotCreateResponse } },
   async handler({ body, deps, origin, req, res }) {
     assertUrlAllowed(deps.config, body.url);
+    assertViewportPixels(body, deps.config.browser.maxPixels);
     const jobId = randomUUID();
     const job = await withRedis(deps.redis, () =>
       deps.queues.screenshot.add(
