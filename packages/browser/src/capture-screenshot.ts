@@ -17,7 +17,7 @@ import type { BrowserJob, BrowserPool } from './browser-pool';
 import { fullPageCap, fullPageClip, pageGeometry, scrollThrough } from './full-page';
 import { isPuppeteerTimeout, navigate, whenPageCrashes } from './navigate';
 import { assertValidSelectors, dismissDialogs, emulateDevice, hideSelectors, retryAfterRedirect } from './page-setup';
-import { installRequestFilter, type UrlGuard } from './request-filter';
+import type { UrlGuard } from './request-filter';
 
 export const DEFAULT_QUALITY = 85;
 export const CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
@@ -29,7 +29,7 @@ export interface CaptureOptions {
   /** Most pixels in one image (config `browser.maxPixels`): viewports above it are refused, full pages cut. */
   maxPixels: number;
   logger: Logger;
-  /** Checks every URL the page requests; a refusal aborts that request. */
+  /** Checks the page's URL before it loads (what the page requests, the egress proxy checks). */
   urlGuard?: UrlGuard;
 }
 
@@ -71,11 +71,10 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
     highContrast: request.high_contrast,
   });
   const adblocker = request.block_ads ? await job.adblocker() : undefined;
-  const filter = await installRequestFilter(page, { urlGuard: options.urlGuard });
   if (adblocker) await adblocker.enable(page);
 
   const navigationStarted = performance.now();
-  const { loadTimeMs } = await navigate(page, request.url, { waitUntil: request.wait_until, timeoutMs, filter });
+  const { loadTimeMs } = await navigate(page, request.url, { waitUntil: request.wait_until, timeoutMs, guard: options.urlGuard });
 
   if (request.wait_for_selector) {
     const remaining = Math.max(500, timeoutMs - (performance.now() - navigationStarted));

@@ -91,6 +91,8 @@ export interface LaunchedChromium {
 
 const execFileAsync = promisify(execFile);
 
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
 async function idsOf(user: string): Promise<{ uid: number; gid: number }> {
   const [uid, gid] = await Promise.all([execFileAsync('id', ['-u', user]), execFileAsync('id', ['-g', user])]);
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
@@ -124,7 +126,7 @@ interface LaunchPlan {
 async function plan(root: string, options: ChromiumLaunchOptions, sandboxed: boolean): Promise<LaunchPlan> {
   const profileDir = path.join(root, 'profile');
   await mkdir(profileDir, { recursive: true });
-  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const asRoot = isRoot();
   if (!asRoot || !options.runAsUser) return { sandboxed, user: asRoot ? 'root' : String(process.getuid?.() ?? ''), executablePath: options.executablePath, profileDir };
   const { uid, gid } = await idsOf(options.runAsUser);
   await chmod(root, 0o755);
@@ -172,7 +174,9 @@ async function start(options: ChromiumLaunchOptions, launchPlan: LaunchPlan): Pr
 export async function launchChromium(options: ChromiumLaunchOptions): Promise<LaunchedChromium> {
   const root = await mkdtemp(path.join(tmpdir(), 'sitelens-chromium-'));
   const mode = options.sandbox ?? 'auto';
-  const attempts = mode === 'off' ? [false] : mode === 'on' ? [true] : [true, false];
+  // Chromium refuses its sandbox to root: as root it needs a user to run as.
+  const sandboxPossible = !isRoot() || Boolean(options.runAsUser);
+  const attempts = mode === 'off' ? [false] : mode === 'on' ? [true] : sandboxPossible ? [true, false] : [false];
   let lastError: unknown;
   for (const sandboxed of attempts) {
     try {

@@ -1,6 +1,6 @@
 import { TimeoutError as PuppeteerTimeout, type HTTPResponse, type Page, type PuppeteerLifeCycleEvent } from 'puppeteer-core';
 import { AppError, EGRESS_REFUSAL_HEADER, TimeoutError, URL_BLOCKED_MESSAGE, UrlBlocked, errorMessage, isAppError, type WaitUntil } from '@sitelens/contracts';
-import type { RequestFilter } from './request-filter';
+import type { UrlGuard } from './request-filter';
 
 /**
  * The contract's `networkidle` is Puppeteer's `networkidle2` (at most two connections open for
@@ -17,7 +17,8 @@ export const WAIT_UNTIL_EVENT: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
 export interface NavigateOptions {
   waitUntil: WaitUntil;
   timeoutMs: number;
-  filter?: RequestFilter;
+  /** Asked for the page's URL before loading it (hosted mode's URL policy). */
+  guard?: UrlGuard;
 }
 
 export interface Navigation {
@@ -51,10 +52,11 @@ export function whenPageCrashes(page: Page): Promise<never> {
 
 /** Loads `url` and maps every failure to a client-facing error with a code. */
 export async function navigate(page: Page, url: string, options: NavigateOptions): Promise<Navigation> {
+  await options.guard?.(url);
   const started = performance.now();
   try {
     const response = await page.goto(url, { waitUntil: WAIT_UNTIL_EVENT[options.waitUntil], timeout: options.timeoutMs });
-    // The egress proxy refused the document itself (a name that changed its answer since the check).
+    // The egress proxy refused the document (a redirect inside, or a name whose answer changed).
     if (response?.headers()[EGRESS_REFUSAL_HEADER]) throw new UrlBlocked(URL_BLOCKED_MESSAGE);
     return { response, loadTimeMs: Math.round(performance.now() - started) };
   } catch (error) {
@@ -63,8 +65,6 @@ export async function navigate(page: Page, url: string, options: NavigateOptions
 }
 
 export function navigationError(url: string, error: unknown, options: NavigateOptions): Error {
-  const refusal = options.filter?.navigationRefusal();
-  if (refusal) return refusal;
   if (isAppError(error)) return error;
   if (isPuppeteerTimeout(error)) {
     return new TimeoutError(`${url} did not finish loading within ${seconds(options.timeoutMs)} (wait_until=${options.waitUntil})`);

@@ -2,7 +2,7 @@ import type { Page, ResourceType } from 'puppeteer-core';
 import type { BrowserPool } from './browser-pool';
 import { navigate, whenPageCrashes } from './navigate';
 import { dismissDialogs } from './page-setup';
-import { installRequestFilter, type UrlGuard } from './request-filter';
+import { skipResourceTypes, type UrlGuard } from './request-filter';
 
 export interface RenderOptions {
   /** Bound on loading the page; rendering stops waiting for the network within it. */
@@ -43,9 +43,9 @@ export function renderHtml(pool: BrowserPool, url: string, options: RenderOption
       page.setDefaultTimeout(options.timeoutMs);
       dismissDialogs(page);
       await page.setUserAgent(userAgent);
-      const filter = await installRequestFilter(page, { urlGuard: options.urlGuard, skipTypes: SKIPPED_TYPES });
+      await skipResourceTypes(page, SKIPPED_TYPES);
       const started = performance.now();
-      const { response } = await navigate(page, url, { waitUntil: 'load', timeoutMs: options.timeoutMs, filter });
+      const { response } = await navigate(page, url, { waitUntil: 'load', timeoutMs: options.timeoutMs, guard: options.urlGuard });
       const left = options.timeoutMs - (performance.now() - started);
       if (left > 0) {
         await page.waitForNetworkIdle({ idleTime: 500, concurrency: 0, timeout: Math.min(SETTLE_MS, left) }).catch(() => undefined);

@@ -10,7 +10,7 @@ const BLUE: [number, number, number] = [0, 0, 255];
 describe('captureScreenshot', () => {
   let site: FixtureSite;
   let pool: BrowserPool;
-  const options: CaptureOptions = { fullPageMaxHeight: 16_384, logger: silentLogger };
+  const options: CaptureOptions = { fullPageMaxHeight: 16_384, maxPixels: 50_000_000, logger: silentLogger };
   const shoot = (fields: Record<string, unknown>, extra: Partial<CaptureOptions> = {}) =>
     captureScreenshot(pool, request(fields), { ...options, ...extra });
   /** A 1000x700 viewport: enough for the pixels these tests sample, and quicker to encode than 1920x1080. */
