@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { UrlBlocked, AppError } from '@sitelens/contracts';
+import { UrlBlocked, AppError, URL_BLOCKED_MESSAGE } from '@sitelens/contracts';
 import {
   assertPublicUrl,
   blockedReason,
@@ -7,8 +7,9 @@ import {
   createSafeLookup,
   isBlockedAddress,
   parseIpLiteral,
+  type RefusalDetail,
   type Resolver,
-} from '../src/url-safety';
+} from '../src';
 
 describe('blockedReason: IPv4 ranges', () => {
   it.each([
@@ -202,32 +203,62 @@ describe('checkHostResolves', () => {
   });
 
   it('returns the addresses of a public name', async () => {
-    await expect(checkHostResolves('public.test', { resolve })).resolves.toHaveLength(2);
+    await expect(checkHostResolves('public.test', { allowPrivate: false, resolve })).resolves.toHaveLength(2);
   });
 
   it.each([
-    ['rebind.test', /resolves to a loopback address/],
-    ['mixed.test', /resolves to a private address/],
+    ['rebind.test', /resolves to 127\.0\.0\.1, a loopback address/],
+    ['mixed.test', /resolves to 10\.0\.0\.7, a private address/],
     ['metadata.test', /link-local/],
     ['mapped.test', /private \(IPv4-mapped\)/],
-  ])('refuses %s', async (host, message) => {
-    await expect(checkHostResolves(host, { resolve })).rejects.toThrow(message);
-    await expect(checkHostResolves(host, { resolve })).rejects.toBeInstanceOf(UrlBlocked);
+  ])('refuses %s with the one message, the reason going only to the log', async (host, reason) => {
+    const refusals: RefusalDetail[] = [];
+    const error = await checkHostResolves(host, { allowPrivate: false, resolve, onRefused: (detail) => refusals.push(detail) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UrlBlocked);
+    expect((error as UrlBlocked).message).toBe(URL_BLOCKED_MESSAGE);
+    expect(refusals).toEqual([{ host, reason: expect.stringMatching(reason) }]);
   });
 
   it('checks literals and localhost names without asking DNS', async () => {
     const never: Resolver = async () => {
       throw new Error('DNS must not be asked');
     };
-    await expect(checkHostResolves('0x7f000001', { resolve: never })).rejects.toBeInstanceOf(UrlBlocked);
-    await expect(checkHostResolves('localhost', { resolve: never })).rejects.toBeInstanceOf(UrlBlocked);
-    await expect(checkHostResolves('8.8.8.8', { resolve: never })).resolves.toEqual([{ address: '8.8.8.8', family: 4 }]);
+    await expect(checkHostResolves('0x7f000001', { allowPrivate: false, resolve: never })).rejects.toBeInstanceOf(UrlBlocked);
+    await expect(checkHostResolves('localhost', { allowPrivate: false, resolve: never })).rejects.toBeInstanceOf(UrlBlocked);
+    await expect(checkHostResolves('8.8.8.8', { allowPrivate: false, resolve: never })).resolves.toEqual([{ address: '8.8.8.8', family: 4 }]);
   });
 
-  it('reports a name that does not resolve as UPSTREAM_ERROR', async () => {
-    await expect(checkHostResolves('nowhere.test', { resolve })).rejects.toMatchObject({
+  it('refuses a name that does not resolve like any other refusal in hosted mode', async () => {
+    await expect(checkHostResolves('nowhere.test', { allowPrivate: false, resolve })).rejects.toMatchObject({
+      code: 'URL_BLOCKED',
+      message: URL_BLOCKED_MESSAGE,
+    });
+  });
+
+  it('reports a name that does not resolve as UPSTREAM_ERROR when private URLs are allowed', async () => {
+    await expect(checkHostResolves('nowhere.test', { allowPrivate: true, resolve })).rejects.toMatchObject({
       code: 'UPSTREAM_ERROR',
       message: 'Could not resolve host nowhere.test (ENOTFOUND)',
+    });
+  });
+
+  describe('EGRESS_ALLOW', () => {
+    const allow = { cidrs: ['10.0.0.0/8', '127.0.0.2/32'], hosts: ['wiki.corp.test'], suffixes: ['.staging.test'] };
+    const corp = fakeDns({ 'wiki.corp.test': ['192.168.7.7'], 'app.staging.test': ['172.16.0.9'], 'mixed.test': ['93.184.216.34', '10.0.0.7'], 'rebind.test': ['127.0.0.1'] });
+
+    it('lets listed ranges, names and subdomains through although they are private', async () => {
+      await expect(checkHostResolves('mixed.test', { allowPrivate: false, allow, resolve: corp })).resolves.toHaveLength(2);
+      await expect(checkHostResolves('wiki.corp.test', { allowPrivate: false, allow, resolve: corp })).resolves.toEqual([{ address: '192.168.7.7', family: 4 }]);
+      await expect(checkHostResolves('app.staging.test', { allowPrivate: false, allow, resolve: corp })).resolves.toHaveLength(1);
+      expect(assertPublicUrl('http://127.0.0.2:8080/', { allowPrivate: false, allow }).hostname).toBe('127.0.0.2');
+      expect(assertPublicUrl('http://[::ffff:10.1.2.3]/', { allowPrivate: false, allow }).hostname).toBe('[::ffff:a01:203]');
+    });
+
+    it('still refuses what it does not list', async () => {
+      await expect(checkHostResolves('rebind.test', { allowPrivate: false, allow, resolve: corp })).rejects.toBeInstanceOf(UrlBlocked);
+      await expect(checkHostResolves('other.corp.test', { allowPrivate: false, allow, resolve: corp })).rejects.toBeInstanceOf(UrlBlocked);
+      expect(() => assertPublicUrl('http://127.0.0.3/', { allowPrivate: false, allow })).toThrow(UrlBlocked);
+      expect(() => assertPublicUrl('http://staging.test/', { allowPrivate: false, allow })).not.toThrow();
     });
   });
 

@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import { TimeoutError, UrlBlocked } from '@sitelens/contracts';
 import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
 import { createSafeFetcher, DEFAULT_USER_AGENT, type SafeFetcher } from '../src/safe-fetch';
-import { blockedReason, type Resolver } from '../src/url-safety';
+import { blockedReason, type Resolver } from '@sitelens/egress';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -243,7 +243,7 @@ describe('safe fetch in hosted mode (private URLs refused)', () => {
   it('refuses a name that resolves to a private address when the socket opens', async () => {
     const error = await fetcher.fetch(`http://rebind.test:${internal.port}/secret`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UrlBlocked);
-    expect((error as UrlBlocked).message).toBe('rebind.test resolves to a loopback address');
+    expect((error as UrlBlocked).message).toBe('The URL resolves to an address this service may not reach');
     expect(internal.hits).toEqual([]);
   });
 
