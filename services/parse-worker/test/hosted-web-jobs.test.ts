@@ -10,6 +10,7 @@ import { testRedisUrl } from '../../../test/support/env';
 import { getJson, postJson } from '../../gateway/test/support/test-gateway';
 import { startBlogSite } from '../../../packages/web/test/helpers/blog-site';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
+import { startEgressAttack, type EgressAttack } from '../../../test/support/egress-attack';
 
 const KEYS = { free: 'hosted-free-key-0001', pro: 'hosted-pro-key-0001' };
 const API_KEYS = `${KEYS.free}:free,${KEYS.pro}:pro`;
@@ -140,5 +141,37 @@ describe('hosted mode plan caps (private addresses allowed for the fixture site)
     expect(response.status).toBe(200);
     expect(response.json.content).toMatch(/^# First post\n/);
     expect(response.headers.get('x-ratelimit-limit')).toBe('10000');
+  });
+});
+
+describe('hosted mode: a rendered page reaches nothing inside (render_js scrape)', () => {
+  let stack: ServiceStack;
+  let attack: EgressAttack;
+
+  beforeAll(async () => {
+    attack = await startEgressAttack();
+    stack = await startServiceStack({ MODE: 'hosted', API_KEYS, EGRESS_ALLOW: '127.0.0.2' }, {}, { resolve: (host) => attack.resolve(host) });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await attack?.close();
+  });
+
+  it('renders the attack page through the egress proxy; no vector and no rebinding reaches the internal service', async () => {
+    for (const url of [attack.attackUrl, attack.rebindUrl]) {
+      const response = await getJson(`${stack.origin}/v1/scrape?render_js=true&format=text&fresh=true&url=${encodeURIComponent(url)}`, bearer(KEYS.pro));
+      expect(response.status).toBe(200);
+      expect(JSON.stringify(response.json)).not.toContain('INTERNAL SECRET');
+    }
+    expect(attack.internal.connections()).toBe(0);
+  });
+
+  it('refuses an internal name with the one message, whether it resolves inside or not at all', async () => {
+    for (const host of [`db.internal.test:${attack.port}`, 'nowhere.example']) {
+      const response = await getJson(`${stack.origin}/v1/scrape?url=${encodeURIComponent(`http://${host}/`)}`, bearer(KEYS.pro));
+      expect(response.status).toBe(403);
+      expect(response.json).toEqual({ success: false, code: 'URL_BLOCKED', error: 'The URL resolves to an address this service may not reach' });
+    }
+    expect(attack.internal.connections()).toBe(0);
   });
 });
