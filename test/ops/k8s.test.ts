@@ -115,7 +115,7 @@ describe('k8s manifests', () => {
       // Liveness must not depend on Redis: an outage would restart every gateway.
       expect(live.tcpSocket).toEqual({ port: 'http' });
     } else {
-      expect(portsByName.ops).toBe(env.workerHttp?.port);
+      expect(portsByName.ops).toBe(env.opsHttp?.port);
       expect(ready.httpGet).toEqual({ path: '/readyz', port: 'ops' });
       expect(live.httpGet).toEqual({ path: '/healthz', port: 'ops' });
     }
