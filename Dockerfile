@@ -61,13 +61,14 @@ ENV CHROME_PATH=/usr/bin/chromium
 FROM runtime AS gateway
 COPY --from=build /app /app
 ENV ROLE=gateway
-EXPOSE 8081
+# The API; in hosted mode /metrics is on the ops port (OPS_HTTP_ADDR) instead.
+EXPOSE 8081 9464
 USER sitelens
 
 FROM browser AS screenshot-worker
 COPY --from=build /app /app
 ENV ROLE=screenshot-worker
-# Probes and metrics (WORKER_HTTP_ADDR).
+# Probes and metrics (OPS_HTTP_ADDR).
 EXPOSE 9464
 USER sitelens
 
@@ -80,5 +81,5 @@ USER sitelens
 FROM browser AS all
 COPY --from=build /app /app
 ENV ROLE=all
-EXPOSE 8081
+EXPOSE 8081 9464
 USER sitelens

@@ -2,7 +2,7 @@
 /**
  * Container health check (the Dockerfiles' HEALTHCHECK): asks the running service, at the address
  * its config gives, whether it is healthy. ROLE=gateway|all: GET /v1/health on HTTP_ADDR;
- * a worker role: GET /readyz on WORKER_HTTP_ADDR. Exit 0 healthy, 1 not. Requires a build.
+ * a worker role: GET /readyz on OPS_HTTP_ADDR. Exit 0 healthy, 1 not. Requires a build.
  */
 'use strict';
 const path = require('node:path');
@@ -11,7 +11,7 @@ const root = path.resolve(__dirname, '..');
 
 function target(config) {
   const worker = config.role === 'screenshot-worker' || config.role === 'parse-worker';
-  const address = worker ? config.workerHttp : config.http;
+  const address = worker ? config.opsHttp : config.http;
   if (!address) return undefined;
   const everywhere = ['', '0.0.0.0', '::'].includes(address.host);
   const host = everywhere ? '127.0.0.1' : address.host.includes(':') ? `[${address.host}]` : address.host;
@@ -22,7 +22,7 @@ async function main() {
   const { loadConfig } = require(path.join(root, 'packages/config/dist/index.js'));
   const url = target(loadConfig(process.env));
   if (!url) {
-    console.log('healthcheck: WORKER_HTTP_ADDR is off; nothing to ask');
+    console.log('healthcheck: OPS_HTTP_ADDR is off; nothing to ask');
     return 0;
   }
   try {

@@ -96,7 +96,7 @@ async function startStack(role, env = {}) {
     QUEUE_PREFIX: 'bench',
     DATA_DIR: dataDir,
     HTTP_ADDR: `127.0.0.1:${port}`,
-    WORKER_HTTP_ADDR: '127.0.0.1:0',
+    OPS_HTTP_ADDR: '127.0.0.1:0',
     ...env,
   };
   const gateway = startService({ ...shared, ROLE: 'gateway' });

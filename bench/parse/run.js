@@ -79,7 +79,7 @@ async function main() {
   });
   const site = await startSite(PAGES);
   const stack = await startStack('parse-worker', {
-    WORKER_HTTP_ADDR: 'off',
+    OPS_HTTP_ADDR: 'off',
     OPENAI_BASE_URL: model.baseUrl,
     OPENAI_API_KEY: 'bench',
     LLM_MODEL: 'scripted-model',

@@ -43,7 +43,7 @@ describe('metrics and probes of a running instance', () => {
     screenshots = await startWorkerProcess(env);
     const port = await freePort();
     parseOps = `http://127.0.0.1:${port}`;
-    parse = startService({ ...env, ROLE: 'parse-worker', WORKER_HTTP_ADDR: `127.0.0.1:${port}` });
+    parse = startService({ ...env, ROLE: 'parse-worker', OPS_HTTP_ADDR: `127.0.0.1:${port}` });
     await until(async () => (await fetch(`${parseOps}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'parse worker ready');
   });
 

@@ -35,7 +35,7 @@ describe('screenshot jobs across processes (S3 driver)', () => {
       S3_FORCE_PATH_STYLE: 'true',
       CHROME_PATH: chromePath(),
       HTTP_ADDR: `127.0.0.1:${port}`,
-      WORKER_HTTP_ADDR: '127.0.0.1:0',
+      OPS_HTTP_ADDR: '127.0.0.1:0',
     };
     gateway = startService({ ...env, ROLE: 'gateway' });
     worker = startService({ ...env, ROLE: 'screenshot-worker' });

@@ -63,7 +63,7 @@ function problem(c: FuzzCase, answer: Answer): string | undefined {
 
 /** 5xx answers a gateway has counted (its health probe may have seen 503s while Redis connected). */
 async function serverErrors(gateway: RunningGateway): Promise<number> {
-  const text = await (await fetch(`${gateway.origin}/metrics`)).text();
+  const text = await (await fetch(gateway.metricsUrl)).text();
   return [...text.matchAll(/^sitelens_http_requests_total\{[^}]*status="5\d\d"[^}]*\} (\S+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
 }
 
@@ -126,7 +126,7 @@ describe('fault: fuzzed bad requests', () => {
     expect(await Promise.all(gateways.map(({ gateway }) => serverErrors(gateway)))).toEqual(errorsBefore);
     for (const { gateway } of gateways) {
       expect((await fetch(`${gateway.origin}/v1/health`)).status).toBe(200);
-      const metrics = await (await fetch(`${gateway.origin}/metrics`)).text();
+      const metrics = await (await fetch(gateway.metricsUrl)).text();
       expect(sampleValue(metrics, 'sitelens_http_requests_total', { status: '400' })).toBeGreaterThan(0);
     }
   }, 90_000);

@@ -9,20 +9,27 @@ import { execForm, parseDockerfile, parseEnvFile, repoFile, repoPathExists, chai
 const compose = loadYamlDocuments('docker-compose.yml')[0];
 const services = compose.services as Record<string, Doc>;
 const env = parseEnvFile(repoFile('.env.example'));
+/** The example with its required secrets filled in, as an operator's .env does. */
+const withSecrets = { ...env.values, S3_SECRET_ACCESS_KEY: 'operator-chosen-minio-secret', WEBHOOK_SECRET: 'operator-chosen-webhook-secret' };
 const pkg = JSON.parse(repoFile('package.json')) as { scripts: Record<string, string> };
 const { stages } = parseDockerfile(repoFile('Dockerfile'));
 const APP_SERVICES = ['gateway', 'screenshot-worker', 'parse-worker'] as const;
+/** Secrets .env.example leaves empty: the operator sets them in .env, compose refuses to start without. */
+const REQUIRED_SECRETS = ['S3_SECRET_ACCESS_KEY', 'WEBHOOK_SECRET'];
+/** Settings that hold a secret (a user name is not one). */
+const SECRET_NAME = /SECRET|TOKEN|PASSWORD|API_KEY/;
 
-/** Compose's `${NAME:-default}`: the variable's name and its default. */
-function interpolation(value: string): { name: string; fallback: string } | undefined {
-  const match = /^\$\{([A-Z0-9_]+):-([^}]*)\}$/.exec(value);
-  return match ? { name: match[1], fallback: match[2] } : undefined;
+/** Compose's `${NAME:-default}` and `${NAME:?message}`: the variable's name, and its default or required message. */
+function interpolation(value: string): { name: string; fallback?: string; required?: string } | undefined {
+  const match = /^\$\{([A-Z0-9_]+):([-?])([^}]*)\}$/.exec(value);
+  if (!match) return undefined;
+  return match[2] === '-' ? { name: match[1], fallback: match[3] } : { name: match[1], required: match[3] };
 }
 
-function portsOf(service: Doc): Array<{ host: number; container: number }> {
+function portsOf(service: Doc): Array<{ bind: string | undefined; host: number; container: number }> {
   return (service.ports as string[] | undefined ?? []).map((spec) => {
     const parts = spec.split(':');
-    return { host: Number(parts[parts.length - 2]), container: Number(parts[parts.length - 1]) };
+    return { bind: parts.length === 3 ? parts[0] : undefined, host: Number(parts[parts.length - 2]), container: Number(parts[parts.length - 1]) };
   });
 }
 
@@ -34,7 +41,7 @@ describe('.env.example', () => {
   });
 
   it('gives the config values it accepts: MODE=local, S3 storage on the compose MinIO', () => {
-    const config = loadConfig(env.values);
+    const config = loadConfig(withSecrets);
     expect(config.mode).toBe('local');
     expect(config.storage.driver).toBe('s3');
     expect(new URL(config.storage.s3.endpoint!).host).toBe('minio:9000');
@@ -46,13 +53,20 @@ describe('.env.example', () => {
     expect(() => loadConfig({ ...env.values, [name]: example })).not.toThrow();
   });
 
-  it('keeps optional settings commented out rather than empty (an empty URL is not a URL)', () => {
-    for (const [name, value] of Object.entries(env.values)) expect([name, value]).not.toEqual([name, '']);
+  it('keeps optional settings commented out rather than empty (an empty URL is not a URL); only required secrets are empty', () => {
+    for (const [name, value] of Object.entries(env.values)) {
+      if (!REQUIRED_SECRETS.includes(name)) expect([name, value]).not.toEqual([name, '']);
+    }
+    for (const name of REQUIRED_SECRETS) expect([name, env.values[name]]).toEqual([name, '']);
   });
 
-  it('sets WEBHOOK_SECRET: DATA_DIR is each container\'s own, and scaled parse workers must sign alike', () => {
-    expect(loadConfig(env.values).webhookSecret).toEqual(expect.any(String));
-    for (const name of APP_SERVICES) expect(services[name].volumes).toBeUndefined();
+  it('ships no usable secret: every secret setting is empty or a commented-out example', () => {
+    const secrets = Object.entries(env.values).filter(([name]) => SECRET_NAME.test(name));
+    expect(secrets.map(([name]) => name).sort()).toEqual([...REQUIRED_SECRETS].sort());
+    for (const [name, value] of secrets) expect([name, value]).toEqual([name, '']);
+    // Left empty, they are no secret at all to the config.
+    const config = loadConfig(env.values);
+    expect([config.webhookSecret, config.storage.s3.secretAccessKey, config.adminToken, config.storage.signingSecret]).toEqual([undefined, undefined, undefined, undefined]);
   });
 });
 
@@ -97,7 +111,7 @@ describe('docker-compose.yml', () => {
   it('publishes the gateway on the port it listens on (8081)', () => {
     const port = loadConfig(env.values).http.port;
     expect(port).toBe(8081);
-    expect(portsOf(services.gateway)).toEqual([{ host: port, container: port }]);
+    expect(portsOf(services.gateway)).toEqual([{ bind: undefined, host: port, container: port }]);
     expect(portsOf(services['screenshot-worker'])).toEqual([]);
     expect(portsOf(services['parse-worker'])).toEqual([]);
   });
@@ -119,18 +133,31 @@ describe('docker-compose.yml', () => {
     expect(new URL(env.values.REDIS_URL).port || '6379').toBe('6379');
   });
 
-  it('runs MinIO with the credentials the services use, reachable from the host for presigned URLs', () => {
+  it('runs MinIO with the credentials the services use, and no default password', () => {
     const minio = services.minio;
     const user = interpolation(minio.environment.MINIO_ROOT_USER);
     const password = interpolation(minio.environment.MINIO_ROOT_PASSWORD);
     expect(user).toEqual({ name: 'S3_ACCESS_KEY_ID', fallback: env.values.S3_ACCESS_KEY_ID });
-    expect(password).toEqual({ name: 'S3_SECRET_ACCESS_KEY', fallback: env.values.S3_SECRET_ACCESS_KEY });
+    expect(password).toEqual({ name: 'S3_SECRET_ACCESS_KEY', required: expect.stringMatching(/S3_SECRET_ACCESS_KEY.*\.env/) });
+  });
+
+  it('publishes MinIO (S3 API and console) on this machine only, for presigned URLs from the host', () => {
+    const minio = services.minio;
     const publicEndpoint = new URL(env.values.S3_PUBLIC_ENDPOINT);
     const internalEndpoint = new URL(env.values.S3_ENDPOINT);
     expect(publicEndpoint.hostname).toBe('localhost');
-    expect(portsOf(minio)).toContainEqual({ host: Number(publicEndpoint.port), container: Number(internalEndpoint.port) });
+    expect(portsOf(minio)).toContainEqual({ bind: '127.0.0.1', host: Number(publicEndpoint.port), container: Number(internalEndpoint.port) });
+    for (const port of portsOf(minio)) expect(port.bind).toBe('127.0.0.1');
     expect(minio.healthcheck.test).toEqual(['CMD', 'mc', 'ready', 'local']);
     expect(minio.volumes).toEqual(['minio-data:/data']);
+  });
+
+  it('requires WEBHOOK_SECRET for the parse workers: DATA_DIR is each container\'s own, and scaled workers must sign alike', () => {
+    expect(interpolation(services['parse-worker'].environment.WEBHOOK_SECRET)).toEqual({
+      name: 'WEBHOOK_SECRET',
+      required: expect.stringMatching(/WEBHOOK_SECRET.*\.env/),
+    });
+    for (const name of APP_SERVICES) expect(services[name].volumes).toBeUndefined();
   });
 
   it('creates the bucket once MinIO is healthy, from the same settings', () => {

@@ -131,10 +131,13 @@ describe('Dockerfile', () => {
     expect(() => loadConfig(Object.fromEntries(runtimeEnv.map((name) => [name, env[name]])))).not.toThrow();
   });
 
-  it.each(TARGETS)('%s: exposes the port its role listens on', (target) => {
-    const exposed = chainInstructions(stages, target, 'EXPOSE').map((i) => Number(i.getArgumentsContent()));
-    const port = target === 'gateway' || target === 'all' ? loadConfig({}).http.port : loadConfig({ ROLE: target }).workerHttp!.port;
-    expect(exposed).toEqual([port]);
+  it.each(TARGETS)('%s: exposes the ports its role listens on (a gateway: the API, and the ops port of hosted mode)', (target) => {
+    const exposed = chainInstructions(stages, target, 'EXPOSE').flatMap((i) => (i.getArgumentsContent() ?? '').split(/\s+/).map(Number));
+    const ports =
+      target === 'gateway' || target === 'all'
+        ? [loadConfig({}).http.port, loadConfig({ MODE: 'hosted', ROLE: target }).opsHttp!.port]
+        : [loadConfig({ ROLE: target }).opsHttp!.port];
+    expect(exposed).toEqual(ports);
   });
 
   it('gives Chromium and Latin, emoji and CJK fonts to every image that renders pages, and not to the gateway', () => {

@@ -111,11 +111,13 @@ describe('k8s manifests', () => {
     expect(live).toBeDefined();
     if (name === 'gateway') {
       expect(portsByName.http).toBe(env.http.port);
+      // Hosted mode: /metrics on the ops port.
+      expect(portsByName.ops).toBe(env.opsHttp?.port);
       expect(ready.httpGet).toEqual({ path: '/v1/health', port: 'http' });
       // Liveness must not depend on Redis: an outage would restart every gateway.
       expect(live.tcpSocket).toEqual({ port: 'http' });
     } else {
-      expect(portsByName.ops).toBe(env.workerHttp?.port);
+      expect(portsByName.ops).toBe(env.opsHttp?.port);
       expect(ready.httpGet).toEqual({ path: '/readyz', port: 'ops' });
       expect(live.httpGet).toEqual({ path: '/healthz', port: 'ops' });
     }
@@ -170,10 +172,24 @@ describe('k8s manifests', () => {
     expect(dataDir).toBe('/data');
     expect((containerOf(name).volumeMounts as Doc[]).map((m) => m.mountPath)).not.toContain(dataDir);
     const config = loadConfig(envOf(name));
-    // The parse worker signs webhooks; without WEBHOOK_SECRET it would write a key into DATA_DIR
-    // (EROFS at start) and every replica would sign with a different one.
-    expect(config.webhookSecret).toEqual(expect.any(String));
+    // Hosted mode keeps no webhook secret in DATA_DIR: issued keys sign with their own (Redis),
+    // and static API_KEYS keys need WEBHOOK_SECRET, or their webhook_url is refused.
+    expect(config.mode).toBe('hosted');
+    if (config.apiKeys.length > 0) expect(config.webhookSecret).toEqual(expect.any(String));
     if (config.storage.driver === 'fs') expect(config.storage.signingSecret).toEqual(expect.any(String));
+  });
+
+  it.each(DEPLOYMENTS)('%s: Prometheus scrapes /metrics on the ops port, which no Service publishes', (name) => {
+    const annotations = named('Deployment', name).spec.template.metadata.annotations;
+    const env = loadConfig(envOf(name));
+    const ops = (containerOf(name).ports as Doc[]).find((p) => p.name === 'ops');
+    expect(annotations['prometheus.io/scrape']).toBe('true');
+    expect(annotations['prometheus.io/path']).toBe('/metrics');
+    expect(Number(annotations['prometheus.io/port'])).toBe(env.opsHttp?.port);
+    expect(ops?.containerPort).toBe(env.opsHttp?.port);
+    for (const service of ofKind('Service')) {
+      for (const port of service.spec.ports as Doc[]) expect([service.metadata.name, port.targetPort]).not.toEqual([service.metadata.name, 'ops']);
+    }
   });
 
   it.each(DEPLOYMENTS)('%s: a PodDisruptionBudget', (name) => {

@@ -1,4 +1,15 @@
+import { createHash } from 'node:crypto';
 import { PLAN_NAMES, isPlanName, type PlanName } from '@sitelens/contracts';
+
+/** SHA-256 hex of an API key: the only form in which a key is stored or compared. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Stable, non-secret id of a key (first 16 hex of its hash): the owner of its jobs. */
+export function keyIdOf(hash: string): string {
+  return hash.slice(0, 16);
+}
 
 /** A key given in `API_KEYS`, with the plan it is on. */
 export interface StaticApiKey {

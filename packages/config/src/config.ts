@@ -61,20 +61,22 @@ const listenAddress = z
     return addr;
   });
 
-/** Like `listenAddress`, and `off` (or empty) turns the listener off. */
-const optionalListenAddress = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((value, ctx): ListenAddress | undefined => {
-      if (['', 'off'].includes(value.trim())) return undefined;
-      const addr = parseHttpAddr(value);
-      if (!addr) {
-        ctx.addIssue({ code: 'custom', message: `"${value}" is not host:port, :port or off` });
-        return z.NEVER;
-      }
-      return addr;
-    });
+/** Like `listenAddress`, and `off` (or empty) turns the listener off; unset stays undefined. */
+const optionalListenAddress = z
+  .string()
+  .optional()
+  .transform((value, ctx): ListenAddress | 'off' | undefined => {
+    if (value === undefined) return undefined;
+    if (['', 'off'].includes(value.trim())) return 'off';
+    const addr = parseHttpAddr(value);
+    if (!addr) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not host:port, :port or off` });
+      return z.NEVER;
+    }
+    return addr;
+  });
+/** The ops listener's default (probes and metrics, as Prometheus exporters commonly use). */
+const DEFAULT_OPS_ADDR: ListenAddress = { host: '', port: 9464 };
 
 /** An absolute URL with one of `schemes` ("localhost:8080" parses as a URL, but not as one of these). */
 const urlText = (schemes: readonly string[]) =>
@@ -100,7 +102,9 @@ const envSchema = z.object({
   MODE: z.enum(['local', 'hosted'], { error: 'must be local or hosted' }).default('local'),
   ROLE: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).default('all'),
   HTTP_ADDR: listenAddress,
-  WORKER_HTTP_ADDR: optionalListenAddress(':9464'),
+  OPS_HTTP_ADDR: optionalListenAddress,
+  /** Deprecated name of OPS_HTTP_ADDR, still read when OPS_HTTP_ADDR is unset. */
+  WORKER_HTTP_ADDR: optionalListenAddress,
   PUBLIC_BASE_URL: optionalUrl().transform((v) => v?.replace(/\/+$/, '')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
@@ -178,10 +182,12 @@ export interface Config {
   role: Role;
   http: ListenAddress;
   /**
-   * Where a worker-only process serves /healthz, /readyz and /metrics (WORKER_HTTP_ADDR).
-   * Undefined unless ROLE is a worker role: with ROLE=all the gateway serves health and metrics.
+   * The ops listener (OPS_HTTP_ADDR; WORKER_HTTP_ADDR is its deprecated name): /healthz, /readyz
+   * and /metrics of a worker-only process, and in hosted mode the gateway's /metrics (kept off
+   * the public port). Undefined where nothing serves it: a local gateway (ROLE=gateway or all)
+   * answers /metrics on its API port, and `off` turns it off.
    */
-  workerHttp: ListenAddress | undefined;
+  opsHttp: ListenAddress | undefined;
   publicBaseUrl: string | undefined;
   logLevel: string;
   redis: { url: string; prefix: string };
@@ -226,7 +232,11 @@ export interface Config {
   /** Static keys from API_KEYS (hosted mode); issued keys live in Redis. */
   apiKeys: StaticApiKey[];
   adminToken: string | undefined;
-  /** HMAC key of webhook signatures; without it the local secret in DATA_DIR (see storage) is used. */
+  /**
+   * HMAC key of the webhooks of local mode and of static API_KEYS keys. Unset in local mode: one
+   * generated into DATA_DIR/.webhook-secret (never URL_SIGNING_SECRET). Issued keys (hosted mode)
+   * sign with their own secret, kept in Redis.
+   */
   webhookSecret: string | undefined;
   /** Outgoing mail for watch notifications; no email is sent without `url` (smtp:// or smtps://). */
   smtp: { url: string | undefined; from: string };
@@ -253,7 +263,7 @@ export function loadConfig(env: Env = process.env): Config {
     mode: e.MODE,
     role: e.ROLE,
     http: e.HTTP_ADDR,
-    workerHttp: e.ROLE === 'screenshot-worker' || e.ROLE === 'parse-worker' ? e.WORKER_HTTP_ADDR : undefined,
+    opsHttp: opsAddressOf(e),
     publicBaseUrl: e.PUBLIC_BASE_URL,
     logLevel: e.LOG_LEVEL,
     redis: { url: e.REDIS_URL, prefix: e.QUEUE_PREFIX },
@@ -302,6 +312,13 @@ export function loadConfig(env: Env = process.env): Config {
     },
     crawlConcurrency: e.CRAWL_CONCURRENCY,
   };
+}
+
+function opsAddressOf(e: z.infer<typeof envSchema>): ListenAddress | undefined {
+  const workerOnly = e.ROLE === 'screenshot-worker' || e.ROLE === 'parse-worker';
+  if (!workerOnly && e.MODE !== 'hosted') return undefined;
+  const chosen = e.OPS_HTTP_ADDR ?? e.WORKER_HTTP_ADDR ?? DEFAULT_OPS_ADDR;
+  return chosen === 'off' ? undefined : chosen;
 }
 
 /** Names of every environment variable the service reads, for docs and manifest checks. */

@@ -5,3 +5,4 @@ export * from './job-failure';
 export * from './watch/watch-keys';
 export * from './watch/watch-store';
 export * from './watch/watch-schedule';
+export * from './webhook-secrets';

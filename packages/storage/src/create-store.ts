@@ -7,13 +7,14 @@ import { FsBlobStore } from './fs-store';
 import { S3BlobStore } from './s3-store';
 
 /**
- * The fs driver (and webhook signing, when WEBHOOK_SECRET is unset) needs a secret shared by every
- * process using the same DATA_DIR. Without a configured one, one is generated once and kept in
- * DATA_DIR, so restarts keep URLs and signatures valid.
+ * The fs driver's URL signing (and local mode's webhook signing, when WEBHOOK_SECRET is unset)
+ * needs a secret shared by every process using the same DATA_DIR. Without a configured one, one is
+ * generated once and kept in DATA_DIR under `fileName` (each use its own file: a secret that
+ * signs file URLs never signs webhooks), so restarts keep URLs and signatures valid.
  */
-export async function localSecret(dataDir: string, configured: string | undefined): Promise<string> {
+export async function localSecret(dataDir: string, configured: string | undefined, fileName = '.signing-secret'): Promise<string> {
   if (configured) return configured;
-  const file = path.join(dataDir, '.signing-secret');
+  const file = path.join(dataDir, fileName);
   try {
     return (await readFile(file, 'utf8')).trim();
   } catch {

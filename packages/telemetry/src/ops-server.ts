@@ -15,6 +15,8 @@ export interface OpsServerOptions {
   readiness?: Record<string, ReadinessCheck>;
   /** Per-check budget; a check slower than this counts as failed. */
   checkTimeoutMs?: number;
+  /** Runs before each /metrics answer, to read gauges sampled on scrape (queue depth). */
+  beforeMetrics?: () => Promise<void>;
 }
 
 export interface OpsServer {
@@ -39,12 +41,18 @@ async function runCheck(check: ReadinessCheck, timeoutMs: number): Promise<boole
 }
 
 function send(res: ServerResponse, status: number, body: string, contentType = 'application/json; charset=utf-8'): void {
-  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.writeHead(status, {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  });
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
 /**
- * The small HTTP listener a worker process has for its operators: `/healthz` (liveness: the
+ * The small HTTP listener a worker process (and a hosted-mode gateway) has for its operators: `/healthz` (liveness: the
  * event loop answers; never depends on Redis, so an outage does not restart every worker),
  * `/readyz` (every readiness check passes) and `/metrics` (Prometheus text). Nothing else.
  */
@@ -65,7 +73,10 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       const body = { status: failing.length === 0 ? 'ok' : 'unavailable', checks: Object.fromEntries(results.map(([name, ok]) => [name, ok ? 'ok' : 'failing'])) };
       return send(res, failing.length === 0 ? 200 : 503, JSON.stringify(body));
     }
-    if (path === '/metrics') return send(res, 200, await options.registry.metrics(), options.registry.contentType);
+    if (path === '/metrics') {
+      await options.beforeMetrics?.();
+      return send(res, 200, await options.registry.metrics(), options.registry.contentType);
+    }
     return send(res, 404, JSON.stringify({ status: 'not found' }));
   };
 

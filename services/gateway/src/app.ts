@@ -5,6 +5,7 @@ import type { GatewayDeps } from './deps';
 import { mountAdminDashboard } from './http/admin-dashboard';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { mountRoute, type RouteGuard } from './http/mount';
+import { SECURITY_HEADERS } from './http/security-headers';
 import type { AnyRoute } from './http/route';
 import { allRoutes } from './routes';
 
@@ -15,6 +16,7 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
+
 /** The HTTP application. No I/O at build time: everything it touches comes in through `deps`. */
 export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express {
   const app = express();
@@ -23,6 +25,7 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express 
   app.set('query parser', 'simple');
 
   app.use((req, res, next) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     req.receivedAt = Date.now();
     const given = req.get('x-request-id');
     const id = given && REQUEST_ID.test(given) ? given : randomUUID();
@@ -47,7 +50,8 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express 
   mountAdminDashboard(app, deps);
 
   const guard: RouteGuard = options.guard ?? (() => []);
-  for (const route of options.routes ?? allRoutes()) mountRoute(app, route, deps, guard);
+  // Hosted mode keeps /metrics off the public port: the ops listener (OPS_HTTP_ADDR) serves it.
+  for (const route of options.routes ?? allRoutes({ metrics: deps.config.mode === 'local' })) mountRoute(app, route, deps, guard);
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

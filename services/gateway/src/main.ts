@@ -1,14 +1,17 @@
 import type { Server } from 'node:http';
 import type { Config } from '@sitelens/config';
-import { createMetrics, type Logger, type Metrics } from '@sitelens/telemetry';
+import { createMetrics, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { createApp } from './app';
 import { createAuthGuard } from './auth/guard';
 import { buildGatewayDeps, type GatewayDeps } from './deps';
 import { answerClientError } from './http/client-error';
+import { collectQueueDepth } from './jobs/queue-depth';
 
 export interface RunningGateway {
   server: Server;
   deps: GatewayDeps;
+  /** Hosted mode's ops listener (OPS_HTTP_ADDR): /metrics, /healthz, /readyz off the public port. */
+  ops?: OpsServer;
   close(): Promise<void>;
 }
 
@@ -28,10 +31,27 @@ export async function startGateway(config: Config, logger: Logger, metrics: Metr
   server.on('clientError', answerClientError);
   const address = server.address();
   logger.info({ address, mode: config.mode, storage: deps.store.driver }, 'gateway listening');
+  // Hosted mode: metrics on the ops port only (the API port answers 404 for /metrics). With
+  // ROLE=all this listener is the process's one, carrying the workers' metrics too.
+  const ops =
+    config.mode === 'hosted' && config.opsHttp
+      ? await startOpsServer({
+          address: config.opsHttp,
+          registry: metrics.registry,
+          logger,
+          readiness: { redis: () => deps.redis.status === 'ready' },
+          beforeMetrics: () => collectQueueDepth(deps.allQueues, deps.metrics.queueJobs),
+        }).catch(async (error: unknown) => {
+          server.close();
+          await built.close();
+          throw error;
+        })
+      : undefined;
 
   return {
     server,
     deps,
+    ops,
     async close() {
       // Long-polls answer now (the job's current state; clients poll again elsewhere), so closing
       // waits only for requests that are quick anyway. Keep-alive connections go as soon as their
@@ -44,6 +64,7 @@ export async function startGateway(config: Config, logger: Logger, metrics: Metr
       });
       clearInterval(sweep);
       await built.close();
+      await ops?.close();
     },
   };
 }

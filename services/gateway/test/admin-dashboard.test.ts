@@ -47,7 +47,8 @@ describe('/admin/queues with ADMIN_TOKEN set', () => {
   });
 
   it('counts dashboard requests under one route label', async () => {
-    const text = await (await fetch(`${gw.origin}/metrics`)).text();
+    // Hosted mode: /metrics is on the ops port, so read the registry it serves.
+    const text = await gw.deps.metrics.registry.metrics();
     expect(sampleValue(text, 'sitelens_http_requests_total', { route: '/admin/queues', status: '200' })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(text, 'sitelens_http_requests_total', { route: '/admin/queues', status: '401' })).toBeGreaterThanOrEqual(1);
     expect(text).not.toMatch(/route="[^"]*,/);
@@ -61,6 +62,80 @@ describe('/admin/queues with ADMIN_TOKEN set', () => {
     const queues = (response.json as { queues: Array<{ name: string; counts: Record<string, number> }> }).queues;
     expect(queues.map((q) => q.name)).toEqual(['screenshot', 'parse']);
     expect(queues[0].counts.waiting).toBe(1);
+  });
+});
+
+describe('/admin/queues is read-only and shows no secrets of job data', () => {
+  let gw: TestGateway;
+  const admin = { authorization: `Bearer ${TOKEN}` };
+  const RECEIVER_TOKEN = 'receiver-bearer-token-do-not-show';
+  beforeAll(async () => {
+    gw = await startTestGateway({ ADMIN_TOKEN: TOKEN });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  async function addCrawlJob(): Promise<string> {
+    const job = await gw.deps.queues.parse.add('crawl', {
+      request: {
+        url: 'https://example.com/',
+        webhook_url: 'https://hooks.example.com/crawl',
+        webhook_headers: { Authorization: `Bearer ${RECEIVER_TOKEN}`, 'X-Receiver-Token': RECEIVER_TOKEN },
+      },
+      timeoutSeconds: 30,
+      acceptedAt: Date.now(),
+      owner: 'abcdef0123456789',
+    } as never);
+    return job.id!;
+  }
+
+  it('shows webhook_headers (and other secret fields) redacted, in the job list and the job view', async () => {
+    const jobId = await addCrawlJob();
+    const listed = await getJson(`${gw.origin}/admin/queues/api/queues?activeQueue=parse&status=waiting&page=1`, admin);
+    expect(listed.status).toBe(200);
+    expect(listed.text).not.toContain(RECEIVER_TOKEN);
+    const parse = (listed.json as { queues: Array<{ name: string; jobs: Array<{ id: string; data: Record<string, any> }> }> }).queues.find((q) => q.name === 'parse')!;
+    const shown = parse.jobs.find((job) => job.id === jobId)!;
+    expect(shown.data.request).toEqual({ url: 'https://example.com/', webhook_url: 'https://hooks.example.com/crawl', webhook_headers: '[redacted]' });
+    expect(shown.data.owner).toBe('abcdef0123456789');
+
+    const single = await getJson(`${gw.origin}/admin/queues/api/queues/parse/${jobId}`, admin);
+    expect(single.status).toBe(200);
+    expect(single.text).not.toContain(RECEIVER_TOKEN);
+    expect((single.json as { job: { data: Record<string, any> } }).job.data.request.webhook_headers).toBe('[redacted]');
+    // The job itself keeps them: the worker still sends them.
+    expect((await gw.deps.queues.parse.getJob(jobId))!.data.request.webhook_headers).toMatchObject({ 'X-Receiver-Token': RECEIVER_TOKEN });
+  });
+
+  it('says it is read-only, and refuses every action (retry, clean, pause, add, remove)', async () => {
+    const jobId = await addCrawlJob();
+    const queues = await getJson(`${gw.origin}/admin/queues/api/queues?activeQueue=parse&status=waiting&page=1`, admin);
+    for (const queue of (queues.json as { queues: Array<{ readOnlyMode: boolean }> }).queues) expect(queue.readOnlyMode).toBe(true);
+    const actions: Array<[string, string, unknown?]> = [
+      ['PUT', '/api/queues/parse/pause'],
+      ['PUT', '/api/queues/pause'],
+      ['PUT', '/api/queues/parse/clean/waiting'],
+      ['PUT', '/api/queues/parse/retry/failed'],
+      ['PUT', '/api/queues/parse/promote'],
+      ['PUT', `/api/queues/parse/${jobId}/promote`],
+      ['PUT', `/api/queues/parse/${jobId}/clean`],
+      ['PUT', `/api/queues/parse/${jobId}/update-data`, { data: {} }],
+      ['POST', '/api/queues/parse/add', { name: 'crawl', data: {} }],
+      ['DELETE', '/api/queues/parse/obliterate'],
+    ];
+    for (const [method, route, body] of actions) {
+      const response = await fetch(`${gw.origin}/admin/queues${route}`, {
+        method,
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await response.json()) as Record<string, unknown>;
+      expect([method, route, response.status, json.code]).toEqual([method, route, 403, 'FORBIDDEN']);
+    }
+    expect(await gw.deps.queues.parse.isPaused()).toBe(false);
+    expect(await gw.deps.queues.parse.getJob(jobId)).toBeDefined();
+    expect(await gw.deps.queues.parse.getWaitingCount()).toBe(2);
   });
 });
 

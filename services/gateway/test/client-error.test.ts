@@ -31,6 +31,8 @@ describe('requests the HTTP parser rejects', () => {
     expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(head).toContain('Content-Type: application/json; charset=utf-8');
     expect(head).toContain('Connection: close');
+    expect(head).toContain('X-Content-Type-Options: nosniff');
+    expect(head).toContain('Referrer-Policy: no-referrer');
     expect(JSON.parse(body)).toEqual({ success: false, error: 'Malformed HTTP request', code: 'INVALID_REQUEST' });
   });
 

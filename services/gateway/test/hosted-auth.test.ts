@@ -56,12 +56,14 @@ describe('hosted mode: keys and per-minute limits', () => {
   });
 
   it('keeps health, the OpenAPI document and unknown paths free of keys and limits', async () => {
-    for (const path of ['/v1/health', '/api/v1/health', '/openapi.json', '/docs', '/metrics']) {
+    for (const path of ['/v1/health', '/api/v1/health', '/openapi.json', '/docs']) {
       const response = await getJson(`${gw.origin}${path}`);
       expect([200, 503]).toContain(response.status);
       expect(response.headers.get('x-ratelimit-limit')).toBeNull();
     }
     expect((await getJson(`${gw.origin}/v1/no-such-route`)).status).toBe(404);
+    // /metrics lives on the ops port in hosted mode (metrics.test.ts).
+    expect((await getJson(`${gw.origin}/metrics`)).status).toBe(404);
     const health = await getJson(`${gw.origin}/v1/health`);
     expect(health.json).toMatchObject({ mode: 'hosted' });
   });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '@sitelens/config';
+import { WebhookSecretStore } from '@sitelens/queue';
 import { hashApiKey } from '../src/auth/api-keys';
 import { runKeysCli } from '../src/cli/keys';
 import { deletePrefix, eventually, probe } from './support/hosted';
@@ -51,6 +52,7 @@ describe('keys CLI', () => {
     expect(key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
     expect(created.stderr).toMatch(/Created a pro key "acme": prefix sk_live_\w{4}, id [0-9a-f]{16}/);
     expect(created.stderr).toMatch(/cannot be shown again/);
+    expect(created.stderr).toMatch(/Webhook signing secret of this key \(X-Signature of its crawl and watch webhooks\): whsec_[\w-]{43}\n/);
 
     const allowed = await probe(gw.origin, key);
     expect(allowed.status).toBe(404);
@@ -92,6 +94,58 @@ describe('keys CLI', () => {
     expect(again.out.join('\n')).toMatch(/already revoked/);
   });
 
+  it('creates with --json: the key and its webhook secret on stdout, for capture, and nothing secret on stderr', async () => {
+    const created = await runBuilt(['create', '--plan', 'free', '--name', 'ci', '--json'], env);
+    expect(created.code).toBe(0);
+    const out = JSON.parse(created.stdout) as Record<string, string>;
+    expect(out).toEqual({
+      key: expect.stringMatching(/^sk_live_[0-9A-Za-z]{32}$/),
+      webhook_secret: expect.stringMatching(/^whsec_[\w-]{43}$/),
+      key_id: hashApiKey(out.key).slice(0, 16),
+      prefix: out.key.slice(0, 12),
+      plan: 'free',
+      name: 'ci',
+      created_at: expect.any(String),
+    });
+    expect(created.stderr).toBe('');
+    // The secret the workers will sign this key's webhooks with.
+    expect(await new WebhookSecretStore(gw.deps.redis, gw.config.redis.prefix).get(out.key_id)).toBe(out.webhook_secret);
+    expect((await probe(gw.origin, out.key)).status).toBe(404);
+  });
+
+  it('rotates a key\'s webhook secret: the new one alone on stdout (or in --json), stored for the workers', async () => {
+    const config = loadConfig(env);
+    const secrets = new WebhookSecretStore(gw.deps.redis, gw.config.redis.prefix);
+    const first = capture();
+    expect(await runKeysCli(['create', '--plan', 'pro', '--name', 'rotating'], first.io, config)).toBe(0);
+    const key = first.out[0] ?? '';
+    const keyId = hashApiKey(key).slice(0, 16);
+    const original = /whsec_[\w-]{43}/.exec(first.err.join('\n'))?.[0];
+    expect(await secrets.get(keyId)).toBe(original);
+
+    const rotated = await runBuilt(['rotate-secret', key.slice(0, 12)], env);
+    expect(rotated.code).toBe(0);
+    const secret = rotated.stdout.trim();
+    expect(secret).toMatch(/^whsec_[\w-]{43}$/);
+    expect(secret).not.toBe(original);
+    expect(rotated.stderr).toMatch(new RegExp(`New webhook signing secret for key ${key.slice(0, 12)} \\(${keyId}, "rotating"\\)`));
+    expect(await secrets.get(keyId)).toBe(secret);
+
+    const json = capture();
+    expect(await runKeysCli(['rotate-secret', keyId, '--json'], json.io, config)).toBe(0);
+    const again = JSON.parse(json.out.join('\n')) as Record<string, string>;
+    expect(again).toEqual({ webhook_secret: expect.stringMatching(/^whsec_/), key_id: keyId, prefix: key.slice(0, 12) });
+    expect(await secrets.get(keyId)).toBe(again.webhook_secret);
+    // The key itself is untouched.
+    expect((await probe(gw.origin, key)).status).toBe(404);
+
+    expect(await runKeysCli(['revoke', keyId], capture().io, config)).toBe(0);
+    const revoked = capture();
+    expect(await runKeysCli(['rotate-secret', keyId], revoked.io, config)).toBe(1);
+    expect(revoked.err.join('\n')).toMatch(/is revoked; it sends no webhooks/);
+    expect(await secrets.get(keyId)).toBe(again.webhook_secret);
+  });
+
   it('explains mistakes with exit codes: usage 2, not found 1', async () => {
     const config = loadConfig(env);
     const cases: Array<[string[], number, RegExp]> = [
@@ -103,6 +157,9 @@ describe('keys CLI', () => {
       [['rotate'], 2, /Unknown command "rotate"/],
       [['revoke', 'sk_live_Zzzz'], 1, /No issued key matches "sk_live_Zzzz"/],
       [['revoke', 'operator-static-key1'], 1, /static key from API_KEYS/],
+      [['rotate-secret'], 2, /rotate-secret needs one prefix/],
+      [['rotate-secret', 'sk_live_Zzzz'], 1, /No issued key matches "sk_live_Zzzz"/],
+      [['rotate-secret', 'operator-static-key1'], 1, /static key from API_KEYS: its webhooks are signed with WEBHOOK_SECRET/],
     ];
     for (const [args, code, message] of cases) {
       const run = capture();

@@ -1,10 +1,17 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@sitelens/config';
+import { createLogger, createMetrics } from '@sitelens/telemetry';
 import { sampleValue } from '../../../test/support/prometheus';
+import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
+import { startGateway, type RunningGateway } from '../src/main';
 import { startTestGateway, getJson, type TestGateway } from './support/test-gateway';
 
-describe('GET /metrics', () => {
+describe('GET /metrics (local mode: on the API port)', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway({ MODE: 'hosted', API_KEYS: 'sk_test_metrics:free' });
+    gw = await startTestGateway();
   });
   afterAll(async () => {
     await gw.close();
@@ -35,5 +42,56 @@ describe('GET /metrics', () => {
   it('counts its own scrapes under the /metrics route', async () => {
     const text = await (await fetch(`${gw.origin}/metrics`)).text();
     expect(sampleValue(text, 'sitelens_http_requests_total', { route: '/metrics', status: '200' })).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('/metrics in hosted mode: on the ops port (OPS_HTTP_ADDR), not on the API port', () => {
+  let gateway: RunningGateway;
+  let origin: string;
+  const KEY = 'sk_test_ops_metrics';
+  beforeAll(async () => {
+    const config = loadConfig({
+      MODE: 'hosted',
+      ROLE: 'gateway',
+      API_KEYS: `${KEY}:free`,
+      HTTP_ADDR: '127.0.0.1:0',
+      OPS_HTTP_ADDR: '127.0.0.1:0',
+      REDIS_URL: testRedisUrl(),
+      QUEUE_PREFIX: uniquePrefix('gw-ops'),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitelens-gw-ops-')),
+    });
+    gateway = await startGateway(config, createLogger({ level: 'silent', service: 'gateway-test' }), createMetrics({ service: 'gateway-test', collectDefaults: false }));
+    const address = gateway.server.address();
+    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    await new Promise<void>((resolve) => (gateway.deps.redis.status === 'ready' ? resolve() : gateway.deps.redis.once('ready', () => resolve())));
+  });
+  afterAll(async () => {
+    await gateway.deps.queues.screenshot.obliterate({ force: true }).catch(() => undefined);
+    await gateway.close();
+  });
+
+  it('answers 404 for /metrics on the API port, with or without a key', async () => {
+    const anonymous = await getJson(`${origin}/metrics`);
+    expect(anonymous.status).toBe(404);
+    expect(anonymous.json).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    expect(anonymous.text).not.toContain('sitelens_http_requests_total');
+    expect((await getJson(`${origin}/metrics`, { authorization: `Bearer ${KEY}` })).status).toBe(404);
+  });
+
+  it('serves Prometheus text, queue depth included, and probes on the ops port', async () => {
+    expect(gateway.ops).toBeDefined();
+    await getJson(`${origin}/v1/health`);
+    await gateway.deps.queues.screenshot.add('screenshot', { request: { url: 'https://example.com' }, timeoutSeconds: 30, acceptedAt: Date.now() } as never);
+    const response = await fetch(`${gateway.ops!.url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    const text = await response.text();
+    expect(sampleValue(text, 'sitelens_http_requests_total', { method: 'GET', route: '/v1/health', status: '200' })).toBe(1);
+    expect(sampleValue(text, 'sitelens_queue_jobs', { queue: 'screenshot', state: 'waiting' })).toBe(1);
+    expect((await fetch(`${gateway.ops!.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${gateway.ops!.url}/healthz`)).status).toBe(200);
+    // The ops port serves nothing of the API.
+    expect((await fetch(`${gateway.ops!.url}/v1/health`)).status).toBe(404);
   });
 });

@@ -15,6 +15,7 @@ import {
   type Renderer,
   type WebDeps,
 } from '@sitelens/web';
+import { createWebhookSecrets, type WebhookSecrets } from './webhook-secrets';
 
 /**
  * What every parse-queue handler works with, built once per process by the composition root and
@@ -33,8 +34,8 @@ export interface ParseWorkerContext {
   screenshotQueue: ScreenshotQueue;
   /** The Chromium pool behind `web.renderer`; it launches on first use. */
   browser: BrowserPool;
-  /** HMAC key for outbound webhooks (crawl completion, watch notifications). */
-  webhookSecret: string;
+  /** HMAC keys of outbound webhooks (crawl completion, watch notifications), by the job's owner. */
+  webhookSecrets: WebhookSecrets;
 }
 
 export interface ContextOptions {
@@ -70,14 +71,18 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
   };
   const model = createModelClient(config.llm, { logger, metrics });
   const store = await createBlobStore(config.storage);
-  const webhookSecret = config.webhookSecret ?? (await localSecret(path.resolve(config.storage.dataDir), config.storage.signingSecret));
+  // Local mode without WEBHOOK_SECRET: a secret of its own in DATA_DIR (never URL_SIGNING_SECRET).
+  // Hosted mode writes nothing there: issued keys have their own secrets, static keys WEBHOOK_SECRET.
+  const localWebhookSecret =
+    config.webhookSecret ?? (config.mode === 'local' ? await localSecret(path.resolve(config.storage.dataDir), undefined, '.webhook-secret') : undefined);
   const redis = createRedis(config.redis.url, 'client');
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
+  const webhookSecrets = createWebhookSecrets(config, redis, localWebhookSecret);
   const screenshotQueue = createScreenshotQueue({ connection: redis, prefix: config.redis.prefix, retentionMs: config.jobRetentionMs });
   screenshotQueue.on('error', (error) => logger.warn({ err: error.message }, 'screenshot queue problem'));
 
   return {
-    context: { config, logger, metrics, redis, web, model, store, screenshotQueue, browser, webhookSecret },
+    context: { config, logger, metrics, redis, web, model, store, screenshotQueue, browser, webhookSecrets },
     async close() {
       await guarded.close({ drainMs: 1_000 });
       await content.close();

@@ -12,7 +12,7 @@ export type ParseJobHandler = (job: Job<ParseQueuePayload, unknown, ParseQueueJo
 export interface RunningParseWorker {
   worker: Worker;
   context: ParseWorkerContext;
-  /** Probes and metrics listener (WORKER_HTTP_ADDR); absent with ROLE=all. */
+  /** Probes and metrics listener (OPS_HTTP_ADDR); absent with ROLE=all. */
   ops?: OpsServer;
   close(): Promise<void>;
 }
@@ -48,9 +48,10 @@ export async function startParseWorker(
     { concurrency: config.llm.concurrency },
   );
   worker.on('error', (error) => logger.warn({ err: error.message }, 'parse worker problem'));
-  const ops = config.workerHttp
+  // With ROLE=all the gateway owns the ops listener (hosted mode) or serves /metrics itself.
+  const ops = config.role !== 'all' && config.opsHttp
     ? await startOpsServer({
-        address: config.workerHttp,
+        address: config.opsHttp,
         registry: metrics.registry,
         logger,
         readiness: { redis: () => connection.status === 'ready', worker: () => worker.isRunning() },

@@ -11,7 +11,7 @@ import { scheduleSweep } from './retention';
 export interface RunningScreenshotWorker {
   worker: Worker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
   pool: BrowserPool;
-  /** Probes and metrics listener (WORKER_HTTP_ADDR); absent with ROLE=all. */
+  /** Probes and metrics listener (OPS_HTTP_ADDR); absent with ROLE=all. */
   ops?: OpsServer;
   close(): Promise<void>;
 }
@@ -57,9 +57,10 @@ export async function startScreenshotWorker(
   );
   worker.on('error', (error) => logger.warn({ err: error.message }, 'screenshot worker problem'));
 
-  const ops = config.workerHttp
+  // With ROLE=all the gateway owns the ops listener (hosted mode) or serves /metrics itself.
+  const ops = config.role !== 'all' && config.opsHttp
     ? await startOpsServer({
-        address: config.workerHttp,
+        address: config.opsHttp,
         registry: metrics.registry,
         logger,
         readiness: { redis: () => connection.status === 'ready', worker: () => worker.isRunning(), browser: () => pool.stats().pid !== undefined },

@@ -51,12 +51,16 @@ export interface RunningGateway {
   proc: ServiceProcess;
   origin: string;
   port: number;
+  /** Where its /metrics is: the API origin in local mode, the ops listener in hosted mode. */
+  metricsUrl: string;
 }
 
 /** A gateway process; resolves once /v1/health answers (give `port` to take an old one's place). */
 export async function startGatewayProcess(env: Record<string, string>, port?: number): Promise<RunningGateway> {
   const listen = port ?? (await freePort());
-  const proc = startService({ ...env, ROLE: 'gateway', HTTP_ADDR: `127.0.0.1:${listen}` });
+  // Hosted mode serves /metrics on the ops port (default :9464): give each gateway its own.
+  const opsPort = await freePort();
+  const proc = startService({ ...env, ROLE: 'gateway', HTTP_ADDR: `127.0.0.1:${listen}`, OPS_HTTP_ADDR: `127.0.0.1:${opsPort}` });
   const origin = `http://127.0.0.1:${listen}`;
   try {
     await waitForHttp(`${origin}/v1/health`);
@@ -64,7 +68,8 @@ export async function startGatewayProcess(env: Record<string, string>, port?: nu
     await proc.stop('SIGKILL');
     throw new Error(`${String(error)}\n${proc.output()}`);
   }
-  return { proc, origin, port: listen };
+  const metricsUrl = env.MODE === 'hosted' ? `http://127.0.0.1:${opsPort}/metrics` : `${origin}/metrics`;
+  return { proc, origin, port: listen, metricsUrl };
 }
 
 export interface RunningWorker {
@@ -82,7 +87,7 @@ export interface RunningWorker {
 /** A screenshot-worker process; resolves once /readyz is 200 (Redis connected, Chromium up). */
 export async function startWorkerProcess(env: Record<string, string>): Promise<RunningWorker> {
   const port = await freePort();
-  const proc = startService({ ...env, ROLE: 'screenshot-worker', WORKER_HTTP_ADDR: `127.0.0.1:${port}` });
+  const proc = startService({ ...env, ROLE: 'screenshot-worker', OPS_HTTP_ADDR: `127.0.0.1:${port}` });
   const opsUrl = `http://127.0.0.1:${port}`;
   const seen = new Set<number>();
   const browserPids = () => {

@@ -1,4 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashApiKey, keyIdOf } from '@sitelens/config';
+
+export { hashApiKey, keyIdOf };
 
 /** Issued keys look like `sk_live_` followed by 32 base62 characters (about 190 random bits). */
 export const KEY_PREFIX = 'sk_live_';
@@ -19,16 +22,6 @@ function randomBase62(length: number): string {
     }
   }
   return out;
-}
-
-/** SHA-256 hex of a key: the only form in which a key is stored or compared. */
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
-/** Stable, non-secret id of a key (first 16 hex of its hash): the owner of its jobs. */
-export function keyIdOf(hash: string): string {
-  return hash.slice(0, 16);
 }
 
 export interface NewApiKey {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { isPlanName, type PlanName } from '@sitelens/contracts';
+import { WebhookSecretStore, generateWebhookSecret } from '@sitelens/queue';
 import { generateApiKey, hashApiKey, keyIdOf, KEY_PREFIX } from './api-keys';
 
 /** An issued key as stored: never the key itself, only its hash and what describes it. */
@@ -17,7 +18,8 @@ export interface IssuedKey {
 /**
  * Issued API keys in Redis, under the instance's prefix:
  * `<prefix>:apikeys:<sha256 hex>` is a hash (plan, name, prefix, created_at, revoked, revoked_at);
- * `<prefix>:apikeys:index` is the set of those hashes, for listing.
+ * `<prefix>:apikeys:index` is the set of those hashes, for listing. Each key's webhook signing
+ * secret is in `<prefix>:webhooksecrets` (see WebhookSecretStore), by key id.
  */
 export class ApiKeyStore {
   constructor(
@@ -33,17 +35,23 @@ export class ApiKeyStore {
     return `${this.prefix}:apikeys:index`;
   }
 
-  /** Issues a key. The returned `key` is the only copy of it anywhere: show it once. */
-  async create(plan: PlanName, name: string): Promise<{ key: string; record: IssuedKey }> {
+  /**
+   * Issues a key with its own webhook signing secret, in one transaction. The returned `key` is
+   * the only copy of it anywhere: show it once (the secret too, though the workers keep it).
+   */
+  async create(plan: PlanName, name: string): Promise<{ key: string; webhookSecret: string; record: IssuedKey }> {
     const fresh = generateApiKey();
+    const webhookSecret = generateWebhookSecret();
     const createdAt = new Date().toISOString();
     await this.redis
       .multi()
       .hset(this.recordKey(fresh.hash), { plan, name, prefix: fresh.displayPrefix, created_at: createdAt, revoked: '0' })
       .sadd(this.indexKey, fresh.hash)
+      .hset(new WebhookSecretStore(this.redis, this.prefix).key, fresh.keyId, webhookSecret)
       .exec();
     return {
       key: fresh.key,
+      webhookSecret,
       record: { hash: fresh.hash, keyId: fresh.keyId, displayPrefix: fresh.displayPrefix, plan, name, createdAt },
     };
   }

@@ -2,13 +2,14 @@ import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '@sitelens/config';
 import { PLANS, PLAN_NAMES, errorMessage, isPlanName } from '@sitelens/contracts';
-import { createRedis } from '@sitelens/queue';
+import { WebhookSecretStore, createRedis } from '@sitelens/queue';
 import { hashApiKey, keyIdOf } from '../auth/api-keys';
 import { ApiKeyStore, type IssuedKey } from '../auth/key-store';
 
 /**
- * `npm run keys -- create --plan pro --name acme | list | revoke <prefix>`: issues, lists and
- * revokes hosted-mode API keys in the Redis of REDIS_URL, under QUEUE_PREFIX.
+ * `npm run keys -- create --plan pro --name acme | list | revoke <prefix> | rotate-secret <prefix>`:
+ * issues, lists and revokes hosted-mode API keys in the Redis of REDIS_URL, under QUEUE_PREFIX, and
+ * issues each key's webhook signing secret (at create, and anew with rotate-secret).
  */
 
 export interface CliIo {
@@ -17,9 +18,10 @@ export interface CliIo {
 }
 
 const USAGE = `Usage:
-  npm run keys -- create --plan <${PLAN_NAMES.join('|')}> [--name <name>]
+  npm run keys -- create --plan <${PLAN_NAMES.join('|')}> [--name <name>] [--json]
   npm run keys -- list [--json]
   npm run keys -- revoke <prefix | key id | key>
+  npm run keys -- rotate-secret <prefix | key id | key> [--json]
 Uses REDIS_URL and QUEUE_PREFIX like the service.`;
 
 class UsageError extends Error {}
@@ -41,8 +43,9 @@ export async function runKeysCli(argv: readonly string[], io: CliIo, config?: Co
     const parsed = parseCommand(command, rest);
     redis = await connect(settings.redis.url);
     const store = new ApiKeyStore(redis, settings.redis.prefix);
-    if (parsed.command === 'create') await create(store, parsed.plan, parsed.name, io);
+    if (parsed.command === 'create') await create(store, parsed.plan, parsed.name, parsed.json, io);
     else if (parsed.command === 'list') await list(store, settings, parsed.json, io);
+    else if (parsed.command === 'rotate-secret') return await rotateSecret(store, new WebhookSecretStore(redis, settings.redis.prefix), settings, parsed, io);
     else return await revoke(store, settings, parsed.selector, io);
     return 0;
   } catch (error) {
@@ -59,19 +62,20 @@ export async function runKeysCli(argv: readonly string[], io: CliIo, config?: Co
 }
 
 type Command =
-  | { command: 'create'; plan: (typeof PLAN_NAMES)[number]; name: string }
+  | { command: 'create'; plan: (typeof PLAN_NAMES)[number]; name: string; json: boolean }
   | { command: 'list'; json: boolean }
-  | { command: 'revoke'; selector: string };
+  | { command: 'revoke'; selector: string }
+  | { command: 'rotate-secret'; selector: string; json: boolean };
 
 function parseCommand(command: string, args: string[]): Command {
   try {
     if (command === 'create') {
-      const { values } = parseArgs({ args, options: { plan: { type: 'string' }, name: { type: 'string' } }, strict: true });
+      const { values } = parseArgs({ args, options: { plan: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
       if (!values.plan) throw new UsageError('create needs --plan');
       if (!isPlanName(values.plan)) throw new UsageError(`Unknown plan "${values.plan}" (plans: ${PLAN_NAMES.join(', ')})`);
       const name = (values.name ?? '').trim();
       if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
-      return { command, plan: values.plan, name };
+      return { command, plan: values.plan, name, json: values.json ?? false };
     }
     if (command === 'list') {
       const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
@@ -81,6 +85,11 @@ function parseCommand(command: string, args: string[]): Command {
       const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
       if (positionals.length !== 1 || !positionals[0]) throw new UsageError('revoke needs one prefix, key id or key');
       return { command, selector: positionals[0] };
+    }
+    if (command === 'rotate-secret') {
+      const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+      if (positionals.length !== 1 || !positionals[0]) throw new UsageError('rotate-secret needs one prefix, key id or key');
+      return { command, selector: positionals[0], json: values.json ?? false };
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -120,15 +129,22 @@ function safeAddress(url: string): string {
   }
 }
 
-async function create(store: ApiKeyStore, plan: (typeof PLAN_NAMES)[number], name: string, io: CliIo): Promise<void> {
-  const { key, record } = await store.create(plan, name);
+async function create(store: ApiKeyStore, plan: (typeof PLAN_NAMES)[number], name: string, json: boolean, io: CliIo): Promise<void> {
+  const { key, webhookSecret, record } = await store.create(plan, name);
   const limits = PLANS[plan];
+  if (json) {
+    // Everything on stdout, for `OUT=$(npm run -s keys -- create ... --json)` and jq.
+    io.out(JSON.stringify({ key, webhook_secret: webhookSecret, key_id: record.keyId, prefix: record.displayPrefix, plan, name, created_at: record.createdAt }, null, 2));
+    return;
+  }
   // The key alone on stdout, so `KEY=$(npm run -s keys -- create ...)` works; the rest on stderr.
   io.out(key);
   io.err(
     `Created a ${plan} key${name ? ` "${name}"` : ''}: prefix ${record.displayPrefix}, id ${record.keyId}, ` +
       `${limits.requestsPerMinute}/min, ${limits.requestsPerDay}/day.\n` +
-      'Store the key now: only its SHA-256 hash is kept, so it cannot be shown again.',
+      `Webhook signing secret of this key (X-Signature of its crawl and watch webhooks): ${webhookSecret}\n` +
+      'Store the key now: only its SHA-256 hash is kept, so it cannot be shown again. ' +
+      'Give the key and the secret to its owner (--json prints both on stdout).',
   );
 }
 
@@ -175,22 +191,8 @@ async function list(store: ApiKeyStore, config: Config, json: boolean, io: CliIo
 }
 
 async function revoke(store: ApiKeyStore, config: Config, selector: string, io: CliIo): Promise<number> {
-  const matches = await store.match(selector);
-  if (matches.length === 0) {
-    const isStatic = config.apiKeys.some(({ key }) => key === selector || keyIdOf(hashApiKey(key)) === selector.toLowerCase());
-    io.err(
-      isStatic
-        ? 'That is a static key from API_KEYS: remove it there and restart the gateway.'
-        : `No issued key matches "${selector}". See: npm run keys -- list`,
-    );
-    return 1;
-  }
-  if (matches.length > 1) {
-    io.err(`"${selector}" matches ${matches.length} keys; revoke by key id instead:`);
-    for (const key of matches) io.err(`  ${key.keyId}  ${key.plan}  ${key.name || '-'}`);
-    return 1;
-  }
-  const [target] = matches as [IssuedKey];
+  const target = await onlyMatch(store, config, selector, 'revoke', io);
+  if (!target) return 1;
   const wasRevoked = Boolean(target.revokedAt);
   await store.revoke(target.hash);
   io.out(
@@ -199,6 +201,55 @@ async function revoke(store: ApiKeyStore, config: Config, selector: string, io: 
       : `Revoked key ${target.displayPrefix} (${target.keyId}${target.name ? `, "${target.name}"` : ''}); gateways refuse it within seconds.`,
   );
   return 0;
+}
+
+async function rotateSecret(
+  store: ApiKeyStore,
+  secrets: WebhookSecretStore,
+  config: Config,
+  { selector, json }: { selector: string; json: boolean },
+  io: CliIo,
+): Promise<number> {
+  const target = await onlyMatch(store, config, selector, 'rotate its secret', io);
+  if (!target) return 1;
+  if (target.revokedAt) {
+    io.err(`Key ${target.displayPrefix} (${target.keyId}) is revoked; it sends no webhooks.`);
+    return 1;
+  }
+  const secret = await secrets.rotate(target.keyId);
+  if (json) {
+    io.out(JSON.stringify({ webhook_secret: secret, key_id: target.keyId, prefix: target.displayPrefix }, null, 2));
+    return 0;
+  }
+  // The secret alone on stdout, like the key at create: `SECRET=$(npm run -s keys -- rotate-secret ...)`.
+  io.out(secret);
+  io.err(
+    `New webhook signing secret for key ${target.displayPrefix} (${target.keyId}${target.name ? `, "${target.name}"` : ''}): ` +
+      'webhooks sent from now on are signed with it; the old one no longer verifies them.',
+  );
+  return 0;
+}
+
+/** The one issued key `selector` names, or undefined after saying why there is none. */
+async function onlyMatch(store: ApiKeyStore, config: Config, selector: string, action: string, io: CliIo): Promise<IssuedKey | undefined> {
+  const matches = await store.match(selector);
+  if (matches.length === 0) {
+    const isStatic = config.apiKeys.some(({ key }) => key === selector || keyIdOf(hashApiKey(key)) === selector.toLowerCase());
+    io.err(
+      isStatic
+        ? action === 'revoke'
+          ? 'That is a static key from API_KEYS: remove it there and restart the gateway.'
+          : 'That is a static key from API_KEYS: its webhooks are signed with WEBHOOK_SECRET; change that and restart the parse workers.'
+        : `No issued key matches "${selector}". See: npm run keys -- list`,
+    );
+    return undefined;
+  }
+  if (matches.length > 1) {
+    io.err(`"${selector}" matches ${matches.length} keys; ${action} by key id instead:`);
+    for (const key of matches) io.err(`  ${key.keyId}  ${key.plan}  ${key.name || '-'}`);
+    return undefined;
+  }
+  return matches[0];
 }
 
 if (require.main === module) {

@@ -3,9 +3,10 @@ import type { Express, RequestHandler } from 'express';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Unauthorized } from '@sitelens/contracts';
+import { AppError, Unauthorized } from '@sitelens/contracts';
 import type { GatewayDeps } from '../deps';
 import { jsonBody } from './mount';
+import { redactJobData } from './redact-job-data';
 
 export const ADMIN_DASHBOARD_PATH = '/admin/queues';
 
@@ -45,18 +46,31 @@ export function adminTokenGuard(token: string): RequestHandler {
   };
 }
 
-/** Mounts the bull-board queue dashboard behind the admin token; off when ADMIN_TOKEN is unset. */
+/**
+ * The dashboard only reads: bull-board's read-only mode hides and refuses its actions, and any
+ * request that is not a read is refused here too, whichever of its routes it names.
+ */
+const readOnly: RequestHandler = (req, _res, next) => {
+  if (req.method === 'GET' || req.method === 'HEAD') return next();
+  next(new AppError('FORBIDDEN', 'The queue dashboard is read-only'));
+};
+
+/**
+ * Mounts the bull-board queue dashboard behind the admin token; off when ADMIN_TOKEN is unset.
+ * Read-only, and job data is shown without the secrets clients put in it (webhook_headers...).
+ */
 export function mountAdminDashboard(app: Express, deps: GatewayDeps): void {
   const token = deps.config.adminToken;
   if (!token) return;
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(ADMIN_DASHBOARD_PATH);
-  createBullBoard({
-    queues: deps.allQueues.map((queue) => new BullMQAdapter(queue)),
-    serverAdapter,
-    options: { uiConfig: { boardTitle: 'Sitelens queues' } },
+  const queues = deps.allQueues.map((queue) => {
+    const adapter = new BullMQAdapter(queue, { readOnlyMode: true });
+    adapter.setFormatter('data', redactJobData);
+    return adapter;
   });
+  createBullBoard({ queues, serverAdapter, options: { uiConfig: { boardTitle: 'Sitelens queues' } } });
   // Bodies are parsed here, ahead of the dashboard's own parser, so a malformed one gets the
   // service's JSON error like every other route.
-  app.use(ADMIN_DASHBOARD_PATH, adminTokenGuard(token), jsonBody, serverAdapter.getRouter() as RequestHandler);
+  app.use(ADMIN_DASHBOARD_PATH, adminTokenGuard(token), jsonBody, readOnly, serverAdapter.getRouter() as RequestHandler);
 }

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError } from '@sitelens/contracts';
+import { SECURITY_HEADER_LINES } from './security-headers';
 
 /**
  * Requests Node's HTTP server rejects before Express sees them (an unknown method, a malformed
@@ -26,6 +27,7 @@ export function answerClientError(error: Error & { code?: string; rawPacket?: Bu
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
+      SECURITY_HEADER_LINES +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +
       body,

@@ -8,6 +8,7 @@ import {
   type CrawlJobPayload,
 } from '@sitelens/contracts';
 import { enforcePagesPerRequest } from '../auth/plan-limits';
+import { assertWebhookSignable } from '../auth/webhook-signing';
 import { defineRoute } from '../http/route';
 import { acceptedStatus } from '../http/accepted-status';
 import { assertUrlAllowed } from '../http/url-policy';
@@ -32,7 +33,10 @@ export const crawlCreate = defineRoute<CrawlCreateRequest>({
   responses: { 202: { description: 'Job accepted', schema: crawlCreateResponse } },
   async handler({ body, deps, origin, req }) {
     assertUrlAllowed(deps.config, body.url);
-    if (body.webhook_url) assertUrlAllowed(deps.config, body.webhook_url);
+    if (body.webhook_url) {
+      assertUrlAllowed(deps.config, body.webhook_url);
+      await assertWebhookSignable(req, deps);
+    }
     const linkLimit = enforcePagesPerRequest(req, body.link_limit, 'link_limit', CRAWL_LIMITS.linkLimit.default);
     const jobId = randomUUID();
     const payload: CrawlJobPayload = {

@@ -47,7 +47,9 @@ export const API_ROUTES: readonly AnyRoute[] = [
   filesGet,
 ];
 
-export function allRoutes(): AnyRoute[] {
+/** Every route of the API port; `metrics: false` leaves /metrics out (hosted mode: ops port). */
+export function allRoutes(options: { metrics?: boolean } = {}): AnyRoute[] {
   // Operator routes, outside the API document: metrics and the reference page itself.
-  return [...API_ROUTES, openapiGet(API_ROUTES), docsGet, docsAssetsGet, metricsGet];
+  const operator = [openapiGet(API_ROUTES), docsGet, docsAssetsGet, ...(options.metrics === false ? [] : [metricsGet])];
+  return [...API_ROUTES, ...operator];
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { BadRequest, WATCH_LIMITS, checkCron, watchCreateRequest, type WatchCreateRequest, type WatchRecord } from '@sitelens/contracts';
 import { enqueueWatchCheck, scheduleWatch } from '@sitelens/queue';
+import { assertWebhookSignable } from '../auth/webhook-signing';
 import type { GatewayDeps } from '../deps';
 import { defineRoute } from '../http/route';
 import { assertUrlAllowed } from '../http/url-policy';
@@ -34,7 +35,10 @@ export const watchCreate = defineRoute<WatchCreateRequest>({
   },
   async handler({ body, deps, req }) {
     assertUrlAllowed(deps.config, body.url);
-    if (body.webhook_url) assertUrlAllowed(deps.config, body.webhook_url);
+    if (body.webhook_url) {
+      assertUrlAllowed(deps.config, body.webhook_url);
+      await assertWebhookSignable(req, deps);
+    }
     assertHostedPace(body, deps);
     const now = new Date().toISOString();
     const owner = watchOwnerOf(req, deps);

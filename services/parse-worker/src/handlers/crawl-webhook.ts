@@ -21,23 +21,30 @@ async function settled(job: Pick<Job, 'getState'>, status: CrawlOutcome['status'
 
 /**
  * Sends the crawl's webhook (`{job_id, type, status, data}`, X-Signature) once the job's end is
- * recorded, so a receiver that looks the job up on arrival sees it finished. Runs in the
+ * recorded, signed with the secret of the job's owner (see WebhookSecrets), so a receiver that looks the job up on arrival sees it finished. Runs in the
  * background: the handler returns at once and the job completes; delivery retries on its own.
  */
 export function notifyCrawlWebhook(
   job: Pick<Job, 'id' | 'getState'>,
   request: CrawlJobRequest,
   outcome: CrawlOutcome,
-  context: Pick<ParseWorkerContext, 'config' | 'webhookSecret'>,
+  context: Pick<ParseWorkerContext, 'config' | 'webhookSecrets'>,
   logger: Logger,
+  owner: string | undefined,
 ): void {
   const url = request.webhook_url;
   if (!url) return;
   const payload = { job_id: job.id, type: 'crawl', ...outcome };
   void (async () => {
     await settled(job, outcome.status);
+    // The key's own secret, read now: a rotation since the job was queued applies.
+    const secret = await context.webhookSecrets.secretFor(owner);
+    if (secret === undefined) {
+      logger.warn('crawl webhook not sent: its API key has no webhook signing secret');
+      return;
+    }
     const result = await deliverWebhook(
-      { url, payload, headers: request.webhook_headers, secret: context.webhookSecret },
+      { url, payload, headers: request.webhook_headers, secret },
       { allowPrivate: context.config.allowPrivateUrls, logger },
     );
     if (result.delivered) logger.info({ attempts: result.attempts, status: result.status }, 'crawl webhook delivered');

@@ -47,7 +47,7 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
       );
       await progress.stop();
       logger.info({ statistics: result.statistics }, 'crawl finished');
-      notifyCrawlWebhook(job, request, { status: 'completed', data: result }, context, logger);
+      notifyCrawlWebhook(job, request, { status: 'completed', data: result }, context, logger, job.data.owner);
       return result;
     } catch (caught) {
       await progress.stop();
@@ -55,7 +55,7 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
       if (isFinalFailure(job, error)) {
         // Internal details stay in the log, as in the lookup's answer.
         const { code, message } = publicJobError(encodeJobError(error));
-        notifyCrawlWebhook(job, request, { status: 'failed', error: message, code }, context, logger);
+        notifyCrawlWebhook(job, request, { status: 'failed', error: message, code }, context, logger, job.data.owner);
       }
       throw error;
     }

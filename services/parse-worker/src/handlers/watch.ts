@@ -52,7 +52,7 @@ export function createWatchHandler(context: ParseWorkerContext, options: WatchHa
           web: { ...context.web, logger },
           screenshotQueue: context.screenshotQueue,
           notify: {
-            webhookSecret: context.webhookSecret,
+            webhookSecretFor: (owner) => context.webhookSecrets.secretFor(owner),
             allowPrivateUrls: context.config.allowPrivateUrls,
             mailer,
             logger,

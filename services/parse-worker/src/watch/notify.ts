@@ -1,7 +1,7 @@
 /**
  * Tells the watch's owner about a check, per notification_preference: every run (all_runs) or
  * only changes (changes_only). The webhook is signed like the crawl's (X-Signature: HMAC of the
- * body) and retried with doubling backoff; e-mail goes out only when SMTP is configured.
+ * body, with the secret of the watch's owner, see WebhookSecrets) and retried with doubling backoff; e-mail goes out only when SMTP is configured.
  */
 import { errorMessage, type WatchNotificationOutcome, type WatchRecord, type WatchResultRecord } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
@@ -9,7 +9,8 @@ import { deliverWebhook, type WebhookOptions } from '@sitelens/web';
 import type { WatchMailer } from './mailer';
 
 export interface NotifyDeps {
-  webhookSecret: string;
+  /** The signing secret of a watch's owner; undefined: its webhook is not sent. */
+  webhookSecretFor(owner: string | undefined): Promise<string | undefined>;
   allowPrivateUrls: boolean;
   mailer?: WatchMailer;
   logger: Logger;
@@ -42,6 +43,17 @@ function emailText(watch: WatchRecord, result: WatchResultRecord): string {
   return lines.join('\n');
 }
 
+const NO_SECRET = 'its API key has no webhook signing secret';
+
+async function signedDelivery(watch: WatchRecord, url: string, result: WatchResultRecord, deps: NotifyDeps) {
+  const secret = await deps.webhookSecretFor(watch.owner);
+  if (secret === undefined) return { delivered: false, attempts: 0, status: undefined, error: NO_SECRET };
+  return deliverWebhook(
+    { url, payload: webhookPayload(watch, result), secret },
+    { allowPrivate: deps.allowPrivateUrls, logger: deps.logger, ...deps.webhook },
+  );
+}
+
 export async function notifyWatch(watch: WatchRecord, result: WatchResultRecord, deps: NotifyDeps): Promise<WatchNotificationOutcome> {
   if (!shouldNotify(watch, result)) return {};
   const outcome: WatchNotificationOutcome = {};
@@ -49,10 +61,7 @@ export async function notifyWatch(watch: WatchRecord, result: WatchResultRecord,
   if (watch.webhook_url) {
     const url = watch.webhook_url;
     tasks.push(
-      deliverWebhook(
-        { url, payload: webhookPayload(watch, result), secret: deps.webhookSecret },
-        { allowPrivate: deps.allowPrivateUrls, logger: deps.logger, ...deps.webhook },
-      ).then((delivery) => {
+      signedDelivery(watch, url, result, deps).then((delivery) => {
         outcome.webhook = { delivered: delivery.delivered, attempts: delivery.attempts, status: delivery.status, error: delivery.error };
         if (delivery.delivered) deps.logger.info({ attempts: delivery.attempts }, 'watch webhook delivered');
         else deps.logger.warn({ attempts: delivery.attempts, status: delivery.status, err: delivery.error }, 'watch webhook not delivered');
