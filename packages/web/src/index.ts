@@ -42,7 +42,15 @@ export { looksLikeJsShell } from './content/js-shell';
 export { parseDocument } from './content/dom';
 export { extractMetadata } from './content/metadata';
 export { extractLinks } from './content/links';
-export { createContentWorkerPool, type ContentWorkerPool, type ContentWorkerPoolOptions } from './content/worker-pool';
+export {
+  createContentWorkerPool,
+  contentTimeout,
+  DEFAULT_CONTENT_TIMEOUT_MS,
+  type ContentWorkerPool,
+  type ContentWorkerPoolOptions,
+  type ExtractOptions,
+} from './content/worker-pool';
+export { flattenDeepNesting, DOM_DEPTH_CAP } from './content/flatten';
 export { extractMainContent, type MainContent } from './content/main-content';
 export { createMarkdownConverter, type MarkdownConverter } from './content/markdown';
 export { htmlToText } from './content/text';

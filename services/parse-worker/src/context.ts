@@ -39,7 +39,7 @@ export interface ParseWorkerContext {
 
 export interface ContextOptions {
   /** Content extraction threads: the compiled worker script is used unless tests give one. */
-  contentWorkers?: { size?: number; workerScript?: string; workerData?: unknown };
+  contentWorkers?: { size?: number; workerScript?: string; workerData?: unknown; timeoutMs?: number };
 }
 
 export interface OpenedContext {
@@ -55,7 +55,7 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
   const renderer: Renderer = {
     render: (url, { timeoutMs, signal }) => renderHtml(browser, url, { timeoutMs, signal, urlGuard }),
   };
-  const content: ContentWorkerPool = createContentWorkerPool(options.contentWorkers);
+  const content: ContentWorkerPool = createContentWorkerPool({ timeoutMs: config.contentTimeoutMs, ...options.contentWorkers });
   const web: WebDeps = {
     allowPrivate,
     logger,
