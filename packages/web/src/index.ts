@@ -29,6 +29,7 @@ export {
   type FetchedPage,
 } from './safe-fetch';
 export { normalizeUrl } from './url-normalize';
+export { capBytes, ByteBudget, type CappedText } from './byte-cap';
 export { RobotsCache, parseRobots, ROBOTS_USER_AGENT, type RobotsRules, type RobotsCacheOptions } from './robots';
 export { parseSitemap, discoverFromSitemaps, type ParsedSitemap, type SitemapDiscoveryOptions } from './sitemap';
 export {

@@ -4,7 +4,7 @@ import type { Config } from '@sitelens/config';
 import { BrowserPool, renderHtml } from '@sitelens/browser';
 import { createModelClient, type ModelClient } from '@sitelens/extract';
 import { createRedis, createScreenshotQueue, type ScreenshotQueue } from '@sitelens/queue';
-import { createBlobStore, localSecret, type BlobStore } from '@sitelens/storage';
+import { RESULTS_KEY_PREFIX, createBlobStore, localSecret, scheduleSweep, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import {
   RobotsCache,
@@ -69,12 +69,24 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
   const webhookSecret = config.webhookSecret ?? (await localSecret(path.resolve(config.storage.dataDir), config.storage.signingSecret));
   const redis = createRedis(config.redis.url, 'client');
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
-  const screenshotQueue = createScreenshotQueue({ connection: redis, prefix: config.redis.prefix, retentionMs: config.jobRetentionMs });
+  // Job results expire with their jobs (JOB_RETENTION).
+  const stopSweep = scheduleSweep(store, {
+    prefix: RESULTS_KEY_PREFIX,
+    maxAgeMs: config.jobRetentionMs,
+    logger,
+  });
+  const screenshotQueue = createScreenshotQueue({
+    connection: redis,
+    prefix: config.redis.prefix,
+    retentionMs: config.jobRetentionMs,
+    eventsMaxLen: config.redis.eventsMaxLen,
+  });
   screenshotQueue.on('error', (error) => logger.warn({ err: error.message }, 'screenshot queue problem'));
 
   return {
     context: { config, logger, metrics, redis, web, model, store, screenshotQueue, browser, webhookSecret },
     async close() {
+      stopSweep();
       await browser.close({ drainMs: 1_000 });
       await content.close();
       await fetcher.close();

@@ -3,11 +3,10 @@ import type { Config } from '@sitelens/config';
 import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { BrowserPool, captureScreenshot } from '@sitelens/browser';
 import { createRedis, createWorker } from '@sitelens/queue';
-import { createBlobStore } from '@sitelens/storage';
+import { createBlobStore, scheduleSweep } from '@sitelens/storage';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { createUrlGuard } from '@sitelens/web';
 import { SCREENSHOT_KEY_PREFIX, createScreenshotProcessor } from './process-screenshot';
-import { scheduleSweep } from './retention';
 
 export interface RunningScreenshotWorker {
   worker: Worker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
@@ -61,7 +60,6 @@ export async function startScreenshotWorker(
   const stopSweep = scheduleSweep(store, {
     prefix: SCREENSHOT_KEY_PREFIX,
     maxAgeMs: config.jobRetentionMs,
-    everyMs: Math.min(3_600_000, Math.max(60_000, config.jobRetentionMs / 4)),
     logger,
   });
   logger.info({ concurrency: config.browser.concurrency }, 'screenshot worker started');
