@@ -1,6 +1,7 @@
 import { loadConfig, type Env } from '@sitelens/config';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
 import { startParseWorker, type RunningParseWorker } from '../../src/main';
+import type { ContextOptions } from '../../src/context';
 import { startTestGateway, type TestGateway } from '../../../gateway/test/support/test-gateway';
 import type { AuthGuardOptions } from '../../../gateway/src/auth/guard';
 import { contentWorkersForTests } from '../../../../test/support/content-workers';
@@ -17,7 +18,11 @@ export interface ServiceStack {
  * The gateway (real app, real Redis) and a parse worker in this process on the same queue prefix,
  * both configured from `env`: what a client of /v1/scrape and /v1/crawl talks to.
  */
-export async function startServiceStack(env: Env = {}, auth: AuthGuardOptions = {}): Promise<ServiceStack> {
+export async function startServiceStack(
+  env: Env = {},
+  auth: AuthGuardOptions = {},
+  options: { contentWorkers?: ContextOptions['contentWorkers'] } = {},
+): Promise<ServiceStack> {
   const gateway = await startTestGateway(env, undefined, auth);
   const config = loadConfig({
     REDIS_URL: testRedisUrl(),
@@ -28,7 +33,7 @@ export async function startServiceStack(env: Env = {}, auth: AuthGuardOptions = 
   });
   const logger = createLogger({ level: 'silent', service: 'parse-worker-test' });
   const metrics = createMetrics({ service: 'parse-worker-test', collectDefaults: false });
-  const worker = await startParseWorker(config, logger, metrics, { contentWorkers: contentWorkersForTests() });
+  const worker = await startParseWorker(config, logger, metrics, { contentWorkers: options.contentWorkers ?? contentWorkersForTests() });
   return {
     origin: gateway.origin,
     gateway,
