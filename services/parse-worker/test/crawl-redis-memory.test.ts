@@ -75,6 +75,9 @@ describe('a large crawl and Redis', () => {
     // Far below even that: references and statistics, not bodies.
     expect(keysAfter - keysBefore).toBeLessThan(1 * MB);
 
+    // The event stream is capped (QUEUE_EVENTS_MAX_LEN, default 1,000) where BullMQ's scripts read it.
+    expect(await redis.hget(`${prefix}:parse:meta`, 'opts.maxLenEvents')).toBe('1000');
+
     expect(final).toMatchObject({ success: true, status: 'completed' });
     const data = final!.data as Json;
     expect(data.truncated).toBeUndefined();
