@@ -10,7 +10,9 @@
  *     same-host links enqueued), robots.txt respected too;
  * alternating, and prints pages/s of each and the ratio (target >= 1.0x). Then the p50 latency of
  * GET /v1/scrape (fresh=true, so no cache) against a bare fetch-and-convert of the same page in
- * this process (target: within 20 ms).
+ * this process (target: within 20 ms). Last, the Redis bytes one crawl with include_html adds per
+ * crawled page (job keys by MEMORY USAGE, and INFO used_memory): results live in the blob store, so
+ * this stays at a few hundred bytes whatever the pages weigh.
  *
  * Usage: node bench/crawl/run.js [--rounds 3] [--concurrency 8] [--scrapes 100]
  * Needs a build (npm run setup).
@@ -25,6 +27,7 @@ const { rounds: ROUNDS, concurrency: CONCURRENCY, scrapes: SCRAPES } = numericOp
 
 const { createContentExtractor } = require(path.join(ROOT, 'packages/web/dist/index.js'));
 const undici = require(require.resolve('undici', { paths: [ROOT] }));
+const { Redis } = require(require.resolve('ioredis', { paths: [path.join(ROOT, 'packages/queue')] }));
 
 async function startSite() {
   const child = fork(path.join(__dirname, 'site.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -32,12 +35,12 @@ async function startSite() {
   return { origin: `http://127.0.0.1:${port}`, pages, stop: () => child.kill('SIGTERM') };
 }
 
-async function serviceCrawl(origin, site) {
+async function serviceCrawl(origin, site, extra = {}) {
   const started = performance.now();
   const created = await fetch(`${origin}/v1/crawl`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ url: `${site.origin}/`, depth: 5, link_limit: site.pages }),
+    body: JSON.stringify({ url: `${site.origin}/`, depth: 5, link_limit: site.pages, ...extra }),
   });
   const { status_url: statusUrl } = await created.json();
   for (;;) {
@@ -92,6 +95,35 @@ function bareScraper() {
   };
 }
 
+/** Bytes Redis holds under the queue prefix (MEMORY USAGE of every key, all samples). */
+async function prefixBytes(redis, prefix) {
+  let total = 0;
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    cursor = next;
+    for (const key of keys) total += (await redis.memory('USAGE', key, 'SAMPLES', 0)) ?? 0;
+  } while (cursor !== '0');
+  return total;
+}
+
+const usedMemory = async (redis) => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1]);
+
+/** What one crawl with include_html leaves in Redis, per crawled page. */
+async function redisPerPage(stack, site) {
+  const redis = new Redis(stack.redisUrl);
+  try {
+    const keysBefore = await prefixBytes(redis, stack.prefix);
+    const usedBefore = await usedMemory(redis);
+    const run = await serviceCrawl(stack.origin, site, { include_html: true });
+    const keys = (await prefixBytes(redis, stack.prefix)) - keysBefore;
+    const used = (await usedMemory(redis)) - usedBefore;
+    console.log(`\nRedis per crawled page (include_html, ${run.pages} pages): job keys ${(keys / run.pages).toFixed(0)} B/page, used_memory ${(used / run.pages).toFixed(0)} B/page`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 const rate = (run) => run.pages / (run.ms / 1000);
 const median = (values) => percentile(values, 50);
 
@@ -143,6 +175,7 @@ async function main() {
     } finally {
       await bare.close();
     }
+    await redisPerPage(stack, site);
   } finally {
     await stack.stop();
     site.stop();

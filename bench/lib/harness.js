@@ -114,7 +114,7 @@ async function startStack(role, env = {}) {
     await stop();
     throw error;
   }
-  return { origin, worker, stop };
+  return { origin, worker, redisUrl: redis.url, prefix: shared.QUEUE_PREFIX, stop };
 }
 
 /** Resident set size of one process, in MiB, from /proc. */

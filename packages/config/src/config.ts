@@ -115,6 +115,7 @@ const envSchema = z.object({
     .default('sitelens'),
   JOB_RETENTION: duration('24h'),
   JOB_QUEUE_TIMEOUT: duration('10m'),
+  QUEUE_EVENTS_MAX_LEN: int(1_000, 10, 1_000_000),
 
   STORAGE_DRIVER: z.enum(['fs', 's3'], { error: 'must be fs or s3' }).default('fs'),
   DATA_DIR: z.string().default('.data'),
@@ -170,6 +171,10 @@ const envSchema = z.object({
   PARSE_TIMEOUT: duration('30s'),
   PARSE_CONCURRENCY: int(4, 1, 32),
   CRAWL_CONCURRENCY: int(4, 1, 64),
+
+  CONTENT_TIMEOUT: duration('5s'),
+  RESULT_PAGE_MAX_BYTES: int(16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  RESULT_MAX_BYTES: int(128 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -190,7 +195,8 @@ export interface Config {
   opsHttp: ListenAddress | undefined;
   publicBaseUrl: string | undefined;
   logLevel: string;
-  redis: { url: string; prefix: string };
+  /** `eventsMaxLen`: the approximate cap on each queue's event stream (QUEUE_EVENTS_MAX_LEN). */
+  redis: { url: string; prefix: string; eventsMaxLen: number };
   jobRetentionMs: number;
   /** How long a job may wait in a queue before it is reported failed. */
   jobQueueTimeoutMs: number;
@@ -249,6 +255,13 @@ export interface Config {
     concurrency: number;
   };
   crawlConcurrency: number;
+  /** Budget of one page's content extraction (CONTENT_TIMEOUT); past it the thread is terminated. */
+  contentTimeoutMs: number;
+  /**
+   * Job results live in the blob store, not Redis. A page's bodies are cut at `pageMaxBytes`
+   * (RESULT_PAGE_MAX_BYTES), a job's result at `jobMaxBytes` (RESULT_MAX_BYTES); a cut is reported.
+   */
+  results: { pageMaxBytes: number; jobMaxBytes: number };
 }
 
 /** Reads and validates the environment. Throws a ConfigError naming every bad variable. */
@@ -266,7 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     opsHttp: opsAddressOf(e),
     publicBaseUrl: e.PUBLIC_BASE_URL,
     logLevel: e.LOG_LEVEL,
-    redis: { url: e.REDIS_URL, prefix: e.QUEUE_PREFIX },
+    redis: { url: e.REDIS_URL, prefix: e.QUEUE_PREFIX, eventsMaxLen: e.QUEUE_EVENTS_MAX_LEN },
     jobRetentionMs: e.JOB_RETENTION,
     jobQueueTimeoutMs: e.JOB_QUEUE_TIMEOUT,
     storage: {
@@ -311,6 +324,8 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: e.PARSE_CONCURRENCY,
     },
     crawlConcurrency: e.CRAWL_CONCURRENCY,
+    contentTimeoutMs: e.CONTENT_TIMEOUT,
+    results: { pageMaxBytes: e.RESULT_PAGE_MAX_BYTES, jobMaxBytes: e.RESULT_MAX_BYTES },
   };
 }
 

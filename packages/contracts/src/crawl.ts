@@ -94,10 +94,15 @@ export const crawlDataSchema = z.object({
       html: z.string().optional(),
       links: z.array(z.string()),
       metadata: z.object({ title: z.string(), status_code: z.number().int() }),
+      /** Set when the page's bodies were cut at a byte cap. */
+      truncated: z.literal(true).optional(),
     }),
   ),
   error_data: z.record(z.string(), z.string()),
   statistics: crawlStatisticsSchema,
+  /** Set when a page's bodies were cut; `note` names the cap (RESULT_PAGE_MAX_BYTES or RESULT_MAX_BYTES). */
+  truncated: z.literal(true).optional(),
+  note: z.string().optional(),
 });
 
 export type CrawlData = z.infer<typeof crawlDataSchema>;

@@ -63,6 +63,8 @@ export const scrapeResponseSchema = z.object({
     /** format=links: the link hops explored. */
     depth: z.number().int().optional(),
   }),
+  /** Set when `content` or `html` was cut at the page's byte cap (RESULT_PAGE_MAX_BYTES). */
+  truncated: z.literal(true).optional(),
 });
 
 export type ScrapeResponse = z.infer<typeof scrapeResponseSchema>;

@@ -18,6 +18,19 @@ export interface QueueSettings {
   prefix: string;
   /** How long finished jobs are kept, in ms (JOB_RETENTION). */
   retentionMs: number;
+  /** Approximate cap on the queue's event stream (QUEUE_EVENTS_MAX_LEN; default 1,000). */
+  eventsMaxLen?: number;
+}
+
+/** BullMQ keeps 10,000 events per queue by default; progress events make that a lot of Redis. */
+export const DEFAULT_EVENTS_MAX_LEN = 1_000;
+
+/**
+ * The event stream's cap. BullMQ stores it in the queue's meta, where the workers' scripts read
+ * it, so every Queue opened on a queue name must say the same.
+ */
+function streamOptions(settings: QueueSettings) {
+  return { events: { maxLen: settings.eventsMaxLen ?? DEFAULT_EVENTS_MAX_LEN } };
 }
 
 /**
@@ -38,6 +51,7 @@ export function createScreenshotQueue(settings: QueueSettings): ScreenshotQueue 
   return new Queue<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(QUEUES.screenshot, {
     connection: settings.connection,
     prefix: settings.prefix,
+    streams: streamOptions(settings),
     defaultJobOptions: defaultJobOptions(settings.retentionMs),
   });
 }
@@ -46,6 +60,7 @@ export function createParseQueue(settings: QueueSettings): ParseQueue {
   return new Queue<ParseQueuePayload, unknown, ParseQueueJobName>(QUEUES.parse, {
     connection: settings.connection,
     prefix: settings.prefix,
+    streams: streamOptions(settings),
     defaultJobOptions: defaultJobOptions(settings.retentionMs),
   });
 }

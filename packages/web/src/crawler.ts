@@ -12,6 +12,7 @@ import { HostGate } from './host-gate';
 import { discoverFromSitemaps } from './sitemap';
 import { scrapePage, type ScrapedPage } from './scrape-page';
 import { openResources, urlCheckOf, type WebDeps, type WebResources } from './deps';
+import { ByteBudget } from './byte-cap';
 import type { RobotsRules } from './robots';
 
 export interface CrawlStatistics {
@@ -27,6 +28,8 @@ export interface CrawlPage {
   html?: string;
   links: string[];
   metadata: { title: string; status_code: number };
+  /** Set when the page's bodies were cut at the per-page or the crawl's byte cap. */
+  truncated?: true;
 }
 
 export interface CrawlResult {
@@ -34,6 +37,9 @@ export interface CrawlResult {
   crawl_data: Record<string, CrawlPage>;
   error_data: Record<string, string>;
   statistics: CrawlStatistics;
+  /** Set when a page's bodies were cut (see each page's `truncated`); `note` says which cap. */
+  truncated?: true;
+  note?: string;
 }
 
 export interface CrawlPageEvent {
@@ -67,6 +73,10 @@ export interface CrawlOptions {
   /** Upper bound on a robots.txt crawl-delay (default 30 s). */
   maxCrawlDelayMs?: number;
   pageTimeoutMs?: number;
+  /** Cap on one page's bodies (markdown, then html), in UTF-8 bytes. Default: none. */
+  maxPageBytes?: number;
+  /** Cap on all pages' bodies together, in UTF-8 bytes. Default: none. */
+  maxResultBytes?: number;
   signal?: AbortSignal;
   onProgress?: (statistics: CrawlStatistics) => void;
   onPage?: (event: CrawlPageEvent) => void | Promise<void>;
@@ -85,6 +95,7 @@ class Crawl {
   private readonly seen = new Set<string>();
   private admitted = 0;
   private readonly limit: number;
+  private readonly budget: ByteBudget;
 
   constructor(
     private readonly options: CrawlOptions,
@@ -102,6 +113,8 @@ class Crawl {
       statistics: { total_pages: 0, successful_pages: 0, failed_pages: 0 },
     };
     this.seen.add(start);
+    const unlimited = Number.POSITIVE_INFINITY;
+    this.budget = new ByteBudget(options.maxPageBytes ?? unlimited, options.maxResultBytes ?? unlimited);
   }
 
   private progress(): void {
@@ -169,7 +182,14 @@ class Crawl {
       links: page.content.links,
       metadata: { title: page.content.title, status_code: page.status },
     };
-    if (this.options.includeHtml || this.options.format === 'html') crawlPage.html = page.html;
+    const withHtml = this.options.includeHtml || this.options.format === 'html';
+    const capped = this.budget.takePage(withHtml ? [crawlPage.markdown, page.html] : [crawlPage.markdown]);
+    crawlPage.markdown = capped.bodies[0]!;
+    if (withHtml) crawlPage.html = capped.bodies[1]!;
+    if (capped.truncated) {
+      crawlPage.truncated = true;
+      this.result.truncated = true;
+    }
     this.result.crawl_data[key] = crawlPage;
     await this.options.onPage?.({ url: key, depth: candidate.depth, page: crawlPage, scraped: page });
     return page.content.links;
@@ -218,7 +238,15 @@ class Crawl {
       level = await this.allowed(this.nextLevel(links, depth + 1, extra));
     }
     this.progress();
+    if (this.result.truncated) this.result.note = this.truncationNote();
     return this.result;
+  }
+
+  private truncationNote(): string {
+    const { pageMaxBytes, jobMaxBytes } = this.budget;
+    return this.budget.exhausted
+      ? `Page bodies were cut: a crawl's result keeps at most ${jobMaxBytes} bytes of page content (pages marked truncated)`
+      : `Page bodies were cut: a page keeps at most ${pageMaxBytes} bytes of content (pages marked truncated)`;
   }
 
   private async discoverSitemap(): Promise<string[]> {

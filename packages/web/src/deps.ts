@@ -16,9 +16,12 @@ export interface Renderer {
   render(url: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<RenderResult>;
 }
 
-/** HTML to content; the inline extractor by default, or a worker pool. */
+/**
+ * HTML to content; the inline extractor by default, or a worker pool (which also honours the
+ * signal and a deadline by terminating the thread doing the work).
+ */
 export interface ContentProcessor {
-  extract(html: string, pageUrl: string, request: ContentRequest): PageContent | Promise<PageContent>;
+  extract(html: string, pageUrl: string, request: ContentRequest, options?: { signal?: AbortSignal }): PageContent | Promise<PageContent>;
 }
 
 export interface WebDeps {

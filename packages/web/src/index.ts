@@ -30,6 +30,7 @@ export {
   type FetchedPage,
 } from './safe-fetch';
 export { normalizeUrl } from './url-normalize';
+export { capBytes, ByteBudget, type CappedText } from './byte-cap';
 export { RobotsCache, parseRobots, ROBOTS_USER_AGENT, type RobotsRules, type RobotsCacheOptions } from './robots';
 export { parseSitemap, discoverFromSitemaps, type ParsedSitemap, type SitemapDiscoveryOptions } from './sitemap';
 export {
@@ -43,7 +44,15 @@ export { looksLikeJsShell } from './content/js-shell';
 export { parseDocument } from './content/dom';
 export { extractMetadata } from './content/metadata';
 export { extractLinks } from './content/links';
-export { createContentWorkerPool, type ContentWorkerPool, type ContentWorkerPoolOptions } from './content/worker-pool';
+export {
+  createContentWorkerPool,
+  contentTimeout,
+  DEFAULT_CONTENT_TIMEOUT_MS,
+  type ContentWorkerPool,
+  type ContentWorkerPoolOptions,
+  type ExtractOptions,
+} from './content/worker-pool';
+export { flattenDeepNesting, DOM_DEPTH_CAP } from './content/flatten';
 export { extractMainContent, type MainContent } from './content/main-content';
 export { createMarkdownConverter, type MarkdownConverter } from './content/markdown';
 export { htmlToText } from './content/text';

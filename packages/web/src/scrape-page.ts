@@ -82,7 +82,7 @@ export async function scrapePage(request: PageRequest, deps: WebDeps, resources:
   if (renderJs === true) {
     const rendered = await render(requested, request, deps);
     checkStatus(rendered.status, rendered.finalUrl);
-    const content = await resources.processor.extract(rendered.html, rendered.finalUrl, wanted);
+    const content = await resources.processor.extract(rendered.html, rendered.finalUrl, wanted, { signal: request.signal });
     return { requestedUrl: requested, url: rendered.finalUrl, status: rendered.status, html: rendered.html, rendered: true, content };
   }
 
@@ -105,12 +105,12 @@ export async function scrapePage(request: PageRequest, deps: WebDeps, resources:
   }
 
   const detect = renderJs === 'auto' && deps.renderer !== undefined;
-  const content = await resources.processor.extract(fetched.body, fetched.url, { ...wanted, detectJsShell: detect });
+  const content = await resources.processor.extract(fetched.body, fetched.url, { ...wanted, detectJsShell: detect }, { signal: request.signal });
   if (!content.jsShell) return { ...page, html: fetched.body, content };
   try {
     const rendered = await render(fetched.url, request, deps);
     checkStatus(rendered.status, rendered.finalUrl);
-    const renderedContent = await resources.processor.extract(rendered.html, rendered.finalUrl, wanted);
+    const renderedContent = await resources.processor.extract(rendered.html, rendered.finalUrl, wanted, { signal: request.signal });
     return { ...page, url: rendered.finalUrl, status: rendered.status, html: rendered.html, rendered: true, content: renderedContent };
   } catch (error) {
     if (request.signal?.aborted) throw error;

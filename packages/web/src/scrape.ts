@@ -1,6 +1,7 @@
 /** GET /v1/scrape's body, built from one scraped page (the contract's field names). */
 import { scrapePage, type ContentFormat, type ScrapedPage } from './scrape-page';
 import { openResources, type WebDeps } from './deps';
+import { ByteBudget } from './byte-cap';
 import type { PageMetadata } from './content/metadata';
 
 export interface ScrapeOptions {
@@ -12,6 +13,8 @@ export interface ScrapeOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   respectRobots?: boolean;
+  /** Cap on the page's bodies (content, then html), in UTF-8 bytes. Default: none. */
+  maxBytes?: number;
 }
 
 export interface ScrapeMetadata extends PageMetadata {
@@ -28,21 +31,30 @@ export interface ScrapeResult {
   links: string[];
   discovered: number;
   metadata: ScrapeMetadata;
+  /** Set when `content` or `html` was cut at the page's byte cap. */
+  truncated?: true;
 }
 
-export function toScrapeResult(page: ScrapedPage, format: ContentFormat, includeHtml: boolean): ScrapeResult {
+export function toScrapeResult(
+  page: ScrapedPage,
+  format: ContentFormat,
+  includeHtml: boolean,
+  maxBytes = Number.POSITIVE_INFINITY,
+): ScrapeResult {
   const { content } = page;
   const body =
     format === 'markdown' ? content.markdown : format === 'text' ? content.text : format === 'html' ? content.contentHtml : '';
+  const capped = new ByteBudget(maxBytes, maxBytes).takePage(includeHtml ? [body ?? '', page.html] : [body ?? '']);
   return {
     success: true,
     url: page.url,
     title: content.title,
-    content: body ?? '',
-    ...(includeHtml ? { html: page.html } : {}),
+    content: capped.bodies[0]!,
+    ...(includeHtml ? { html: capped.bodies[1]! } : {}),
     links: content.links,
     discovered: content.links.length,
     metadata: { status_code: page.status, source_url: page.requestedUrl, ...content.metadata },
+    ...(capped.truncated ? { truncated: true as const } : {}),
   };
 }
 
@@ -55,7 +67,7 @@ export async function scrapeUrl(options: ScrapeOptions, deps: WebDeps): Promise<
   const resources = openResources(deps);
   try {
     const page = await scrapePage({ ...options, format }, deps, resources);
-    return toScrapeResult(page, format, options.includeHtml ?? false);
+    return toScrapeResult(page, format, options.includeHtml ?? false, options.maxBytes);
   } finally {
     await resources.close();
   }

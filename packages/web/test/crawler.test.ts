@@ -272,3 +272,55 @@ describe('crawler behaviour on programmed sites', () => {
     expect(site.hits).not.toContain('/s/lookalike');
   });
 });
+
+describe('byte caps', () => {
+  const body = (title: string, words: number) =>
+    `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${'wörd '.repeat(words)}</p>` +
+    `<p><a href="/a">a</a> <a href="/b">b</a></p></main></body></html>`;
+  let site: FixtureSite;
+  beforeAll(async () => {
+    site = await startFixtureSite();
+    const page = (html: string) => (_req: unknown, res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    };
+    site.route('/', page(body('Home', 10)));
+    site.route('/a', page(body('Big', 2_000)));
+    site.route('/b', page(body('Small', 10)));
+  });
+  afterAll(() => site.close());
+  const options = { depth: 1, useSitemap: false, respectRobots: false, includeHtml: true, concurrency: 1 };
+
+  it('cuts a page past the per-page cap at a character boundary and says so', async () => {
+    const whole = await crawl({ url: `${site.origin}/`, ...options }, { allowPrivate: true });
+    const result = await crawl({ url: `${site.origin}/`, ...options, maxPageBytes: 4_000 }, { allowPrivate: true });
+    const big = result.crawl_data[`${site.origin}/a`]!;
+    expect(big.truncated).toBe(true);
+    expect(Buffer.byteLength(big.markdown) + Buffer.byteLength(big.html ?? '')).toBeLessThanOrEqual(4_000);
+    // A prefix of the whole page, cut where a whole character (ö is two bytes) still fits.
+    expect(whole.crawl_data[`${site.origin}/a`]!.markdown.startsWith(big.markdown)).toBe(true);
+    expect(Buffer.byteLength(big.markdown)).toBeGreaterThanOrEqual(3_999);
+    expect(big.markdown).not.toContain('\uFFFD');
+    expect(big.html).toBe('');
+    expect(result.crawl_data[`${site.origin}/b`]!.truncated).toBeUndefined();
+    expect(result.crawl_data[`${site.origin}/b`]!.html).toContain('<title>Small</title>');
+    expect(result).toMatchObject({ truncated: true, note: expect.stringContaining('a page keeps at most 4000 bytes') });
+  });
+
+  it('stops keeping bodies once the crawl reaches its cap; statistics still count every page', async () => {
+    const result = await crawl({ url: `${site.origin}/`, ...options, maxResultBytes: 6_000 }, { allowPrivate: true });
+    const sizes = Object.values(result.crawl_data).map((p) => Buffer.byteLength(p.markdown) + Buffer.byteLength(p.html ?? ''));
+    expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(6_000);
+    expect(result.crawl_data[`${site.origin}/`]!.truncated).toBeUndefined();
+    expect(result.crawl_data[`${site.origin}/a`]!.truncated).toBe(true);
+    expect(result.crawl_data[`${site.origin}/b`]!.truncated).toBe(true);
+    expect(result.statistics).toEqual({ total_pages: 3, successful_pages: 3, failed_pages: 0 });
+    expect(result.note).toContain("a crawl's result keeps at most 6000 bytes");
+  });
+
+  it('keeps everything, with no truncation fields, under the caps', async () => {
+    const result = await crawl({ url: `${site.origin}/`, ...options, maxPageBytes: 1_000_000, maxResultBytes: 10_000_000 }, { allowPrivate: true });
+    expect(result.truncated).toBeUndefined();
+    expect(result.note).toBeUndefined();
+    expect(Object.values(result.crawl_data).every((p) => p.truncated === undefined)).toBe(true);
+  });
+});

@@ -5,7 +5,7 @@ import { openGuardedBrowser, renderHtml, type BrowserPool, type GuardedBrowserDe
 import { urlPolicyOf } from '@sitelens/egress';
 import { createModelClient, type ModelClient } from '@sitelens/extract';
 import { createRedis, createScreenshotQueue, type ScreenshotQueue } from '@sitelens/queue';
-import { createBlobStore, localSecret, type BlobStore } from '@sitelens/storage';
+import { RESULTS_KEY_PREFIX, createBlobStore, localSecret, scheduleSweep, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import {
   RobotsCache,
@@ -40,7 +40,7 @@ export interface ParseWorkerContext {
 
 export interface ContextOptions {
   /** Content extraction threads: the compiled worker script is used unless tests give one. */
-  contentWorkers?: { size?: number; workerScript?: string; workerData?: unknown };
+  contentWorkers?: { size?: number; workerScript?: string; workerData?: unknown; timeoutMs?: number };
   /** Name resolution of the fetcher and the browser's egress proxy (tests give names to fixture hosts). */
   resolve?: GuardedBrowserDeps['resolve'];
 }
@@ -59,7 +59,7 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
   const renderer: Renderer = {
     render: (url, { timeoutMs, signal }) => renderHtml(browser, url, { timeoutMs, signal, urlGuard }),
   };
-  const content: ContentWorkerPool = createContentWorkerPool(options.contentWorkers);
+  const content: ContentWorkerPool = createContentWorkerPool({ timeoutMs: config.contentTimeoutMs, ...options.contentWorkers });
   const web: WebDeps = {
     allowPrivate,
     egress: { allow: policy.allow, onRefused: policy.onRefused },
@@ -78,12 +78,24 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
   const redis = createRedis(config.redis.url, 'client');
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
   const webhookSecrets = createWebhookSecrets(config, redis, localWebhookSecret);
-  const screenshotQueue = createScreenshotQueue({ connection: redis, prefix: config.redis.prefix, retentionMs: config.jobRetentionMs });
+  // Job results expire with their jobs (JOB_RETENTION).
+  const stopSweep = scheduleSweep(store, {
+    prefix: RESULTS_KEY_PREFIX,
+    maxAgeMs: config.jobRetentionMs,
+    logger,
+  });
+  const screenshotQueue = createScreenshotQueue({
+    connection: redis,
+    prefix: config.redis.prefix,
+    retentionMs: config.jobRetentionMs,
+    eventsMaxLen: config.redis.eventsMaxLen,
+  });
   screenshotQueue.on('error', (error) => logger.warn({ err: error.message }, 'screenshot queue problem'));
 
   return {
     context: { config, logger, metrics, redis, web, model, store, screenshotQueue, browser, webhookSecrets },
     async close() {
+      stopSweep();
       await guarded.close({ drainMs: 1_000 });
       await content.close();
       await fetcher.close();

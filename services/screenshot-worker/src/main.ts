@@ -3,10 +3,9 @@ import type { Config } from '@sitelens/config';
 import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { captureScreenshot, openGuardedBrowser, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
 import { createRedis, createWorker } from '@sitelens/queue';
-import { createBlobStore } from '@sitelens/storage';
+import { createBlobStore, scheduleSweep } from '@sitelens/storage';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { SCREENSHOT_KEY_PREFIX, createScreenshotProcessor } from './process-screenshot';
-import { scheduleSweep } from './retention';
 
 export interface RunningScreenshotWorker {
   worker: Worker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
@@ -69,7 +68,6 @@ export async function startScreenshotWorker(
   const stopSweep = scheduleSweep(store, {
     prefix: SCREENSHOT_KEY_PREFIX,
     maxAgeMs: config.jobRetentionMs,
-    everyMs: Math.min(3_600_000, Math.max(60_000, config.jobRetentionMs / 4)),
     logger,
   });
   logger.info({ concurrency: config.browser.concurrency }, 'screenshot worker started');

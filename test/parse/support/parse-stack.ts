@@ -2,9 +2,6 @@
  * The parse path end to end, in one process: a scripted OpenAI-compatible model server, a local
  * fixture site, the parse worker and a real gateway, sharing a private Redis prefix.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { loadConfig, type Env } from '@sitelens/config';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
 import { startParseWorker, type RunningParseWorker } from '../../../services/parse-worker/src/main';
@@ -56,7 +53,8 @@ export async function startParseStack(options: ParseStackOptions = {}): Promise<
   const gateway = await startTestGateway({ ...shared, ...options.gatewayEnv }, undefined, options.auth);
   let worker: RunningParseWorker | undefined;
   if (options.worker !== false) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelens-parse-'));
+    // The worker saves results to the blob store the gateway reads them from.
+    const dataDir = gateway.config.storage.dataDir;
     const config = loadConfig({ ...shared, ROLE: 'all', DATA_DIR: dataDir, ALLOW_PRIVATE_URLS: 'true', ...options.workerEnv });
     const metrics = createMetrics({ service: 'parse-worker', collectDefaults: false });
     worker = await startParseWorker(config, logger, metrics, { contentWorkers: contentWorkersForTests() });

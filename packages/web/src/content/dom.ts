@@ -3,6 +3,7 @@
  * this package works with the standard DOM types, so the cast happens here, once.
  */
 import { parseHTML, HTMLElement as LinkedomElement } from 'linkedom';
+import { flattenDeepNesting } from './flatten';
 
 let tableRowsPatched = false;
 
@@ -39,7 +40,10 @@ function ensureTableRows(): void {
   });
 }
 
-/** Parses a page (or a fragment) into a document with a head and a body. */
+/**
+ * Parses a page (or a fragment) into a document with a head and a body, its nesting flattened
+ * below `DOM_DEPTH_CAP` levels so nothing downstream walks thousands of levels deep.
+ */
 export function parseDocument(html: string): Document {
   ensureTableRows();
   // linkedom builds a well-formed document only from a full one.
@@ -49,6 +53,7 @@ export function parseDocument(html: string): Document {
       ? `<!DOCTYPE html><html>${html}</html>`
       : `<!DOCTYPE html><html><head></head><body>${html}</body></html>`;
   const { document } = parseHTML(source);
+  flattenDeepNesting(document.documentElement as unknown as Element);
   return document as unknown as Document;
 }
 

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { Unavailable, type ParseJobProgress, type ParseJobResult } from '@sitelens/contracts';
+import { loadJobResult } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 import type { GatewayDeps } from '../deps';
 import type { RouteResult } from '../http/route';
@@ -21,7 +22,9 @@ export interface ParseRun {
 /** How long the gateway waits beyond the job's own budget before giving up on it. */
 const WAIT_MARGIN_MS = 30_000;
 
-function finalBody(run: ParseRun, result: ParseJobResult) {
+/** The job's result (saved in the blob store by the worker) as the final answer. */
+async function finalBody(run: ParseRun, returned: ParseJobResult) {
+  const result = await loadJobResult<ParseJobResult>(run.deps.store, returned);
   return { ...result, execution_time: Date.now() - run.startedAt, job_id: run.spec.jobId };
 }
 
@@ -72,7 +75,7 @@ export async function awaitParse(run: ParseRun): Promise<RouteResult> {
     pagesProcessed = chunk.pages_processed;
   });
   const outcome = await watch.done;
-  if (outcome.ok) return { status: 200, body: finalBody(run, outcome.result) };
+  if (outcome.ok) return { status: 200, body: await finalBody(run, outcome.result) };
   if (outcome.failedReason.startsWith('JOB_TIMEOUT')) void cancelParse(run.deps, run.spec.jobId);
   throw failure(run, outcome, pagesProcessed);
 }
@@ -98,7 +101,7 @@ export async function streamParse(run: ParseRun, framing: StreamFraming): Promis
   relay = (chunk) => stream.write(chunk);
   try {
     const outcome = await watch.done;
-    if (outcome.ok) stream.end(finalBody(run, outcome.result));
+    if (outcome.ok) stream.end(await finalBody(run, outcome.result));
     else stream.end(failure(run, outcome, pagesProcessed).toBody());
   } catch (error) {
     run.log.error({ err: error, jobId: run.spec.jobId }, 'parse stream failed');

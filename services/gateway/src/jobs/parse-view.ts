@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { NotFound, type ParseJobProgress, type ParseJobResult } from '@sitelens/contracts';
 import { publicStateOf } from '@sitelens/queue';
+import { loadJobResult } from '@sitelens/storage';
 import type { GatewayDeps } from '../deps';
 import type { RouteResult } from '../http/route';
 import { parseJobFailure } from './parse-errors';
@@ -21,7 +22,8 @@ export async function viewParseJob(deps: GatewayDeps, req: Request, jobId: strin
   const ids = { job_id: jobId, type: 'parse' };
 
   if (view.status === 'completed') {
-    return { status: 200, body: { ...(view.result as ParseJobResult), ...ids, status: 'completed' } };
+    const result = await loadJobResult<ParseJobResult>(deps.store, view.result);
+    return { status: 200, body: { ...result, ...ids, status: 'completed' } };
   }
   const progress = (job.progress && typeof job.progress === 'object' ? job.progress : {}) as Partial<ParseJobProgress>;
   const pagesProcessed = progress.pages_processed ?? 0;

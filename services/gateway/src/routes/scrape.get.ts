@@ -9,6 +9,7 @@ import {
   type ScrapeQuery,
 } from '@sitelens/contracts';
 import { enforcePagesPerRequest } from '../auth/plan-limits';
+import { loadJobResult } from '@sitelens/storage';
 import { defineRoute } from '../http/route';
 import { assertUrlAllowed } from '../http/url-policy';
 import { awaitJob } from '../jobs/await-job';
@@ -48,7 +49,8 @@ export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
     const waitMs = acceptedAt + query.timeout * 1000 + ANSWER_MARGIN_MS - Date.now();
     const outcome = await awaitJob<ScrapeJobResult>(deps, queue, job, deps.events.parse, waitMs);
     if (!outcome.finished) throw new TimeoutError(`Scraping ${query.url} took longer than the ${query.timeout} s timeout`);
-    await writeScrapeCache(deps.redis, cacheKey, outcome.result, log);
-    return { status: 200, body: outcome.result, headers: { 'x-cache': 'MISS' } };
+    const result = await loadJobResult<ScrapeJobResult>(deps.store, outcome.result);
+    await writeScrapeCache(deps.redis, cacheKey, result, log);
+    return { status: 200, body: result, headers: { 'x-cache': 'MISS' } };
   },
 });

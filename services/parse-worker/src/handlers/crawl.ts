@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import { AppError, encodeJobError, isAppError, publicJobError, type CrawlJobRequest, type CrawlJobResult } from '@sitelens/contracts';
 import { isLastAttempt } from '@sitelens/queue';
+import { saveJobResult } from '@sitelens/storage';
 import { crawl } from '@sitelens/web';
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from '../main';
@@ -16,8 +17,8 @@ function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, error: unknown)
 
 /**
  * `crawl` jobs: the web layer's crawler from the request's start page, statistics written as job
- * progress while it runs, the lookup's `data` as the result, and the optional webhook once the
- * job has ended. Per-page failures are part of the result; the job fails only when the start URL
+ * progress while it runs, the lookup's `data` as the result (saved to the blob store, page bodies
+ * within the configured byte caps), and the optional webhook once the job has ended. Per-page failures are part of the result; the job fails only when the start URL
  * is refused or the crawl outlives its time budget.
  */
 export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler {
@@ -36,6 +37,8 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
           includeHtml: request.include_html,
           includeSubdomains: request.include_subdomains,
           patterns: request.patterns,
+          maxPageBytes: context.config.results.pageMaxBytes,
+          maxResultBytes: context.config.results.jobMaxBytes,
           renderJs: request.render_js ?? 'auto',
           concurrency: context.config.crawlConcurrency,
           // A crawl is one site: its robots.txt crawl-delay, when set, brings this down to one at a time.
@@ -47,8 +50,10 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
       );
       await progress.stop();
       logger.info({ statistics: result.statistics }, 'crawl finished');
+      // The result goes to the blob store; Redis keeps the reference only.
+      const stored = await saveJobResult(context.store, job.id, result);
       notifyCrawlWebhook(job, request, { status: 'completed', data: result }, context, logger, job.data.owner);
-      return result;
+      return stored;
     } catch (caught) {
       await progress.stop();
       const error = signal.aborted ? new AppError('JOB_TIMEOUT', `The crawl did not finish within ${timeoutSeconds} s`) : caught;

@@ -7,6 +7,7 @@ import {
   type ParseQueuePayload,
 } from '@sitelens/contracts';
 import { analyzePrompt, compileUserSchema, extractFromPages, formatOutput, modelNotConfigured } from '@sitelens/extract';
+import { saveJobResult, type StoredResultRef } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from '../main';
@@ -34,7 +35,8 @@ function listErrors(errors: { url: string; error: string }[]): string {
 
 /**
  * The `parse` job: analyzing -> scraping|crawling -> extracting -> formatting, each stage and each
- * extracted page reported as job progress (spec 2.5 chunks), the full response as the job's result.
+ * extracted page reported as job progress (spec 2.5 chunks), the full response as the job's result
+ * (in the blob store; the job returns its reference).
  * Errors keep their codes: 422 without a URL or without any reachable page, LLM_ERROR when the
  * model keeps failing, LLM_NOT_CONFIGURED without a model. The client's disconnect (cancel key)
  * or the job's time budget stops every fetch and model call in flight.
@@ -42,7 +44,7 @@ function listErrors(errors: { url: string; error: string }[]): string {
 export function createParseHandler(context: ParseWorkerContext): ParseJobHandler {
   const { config, web, model } = context;
 
-  return async (job, logger: Logger): Promise<ParseJobResult> => {
+  return async (job, logger: Logger): Promise<StoredResultRef> => {
     const started = Date.now();
     const request = requestOf(job.data);
     const abort = watchJobAbort({
@@ -91,7 +93,7 @@ export function createParseHandler(context: ParseWorkerContext): ParseJobHandler
       progress.stage('formatting');
       const data = formatOutput(extracted.data, analysis.outputFormat);
       await progress.flush();
-      return {
+      const result: ParseJobResult = {
         success: true,
         data,
         workflow_status: 'completed',
@@ -103,6 +105,8 @@ export function createParseHandler(context: ParseWorkerContext): ParseJobHandler
         errors: collected.errors,
         ...extracted.usage,
       };
+      // The result goes to the blob store; Redis keeps the reference only.
+      return await saveJobResult(context.store, job.id, result);
     } catch (error) {
       // Whatever failed last, a cancellation or time-out is the reason the work stopped.
       throw abort.reasonFor(error);

@@ -6,6 +6,7 @@ import {
   type ScrapeJobResult,
   type ScrapeQuery,
 } from '@sitelens/contracts';
+import { saveJobResult } from '@sitelens/storage';
 import { crawl, normalizeUrl, scrapeUrl, type WebDeps } from '@sitelens/web';
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from '../main';
@@ -18,7 +19,8 @@ function payloadOf(data: ParseQueuePayload): ScrapeJobPayload {
 }
 
 /**
- * `scrape` jobs: one page as the GET /v1/scrape body. The gateway waits for the answer, so the
+ * `scrape` jobs: one page as the GET /v1/scrape body (saved to the blob store, its bodies within
+ * RESULT_PAGE_MAX_BYTES). The gateway waits for the answer, so the
  * work stops at the request's own deadline (`acceptedAt` + `timeout`), queue time included.
  */
 export function createScrapeHandler(context: ParseWorkerContext): ParseJobHandler {
@@ -38,11 +40,16 @@ export function createScrapeHandler(context: ParseWorkerContext): ParseJobHandle
           renderJs: request.render_js ?? 'auto',
           timeoutMs: budgetMs,
           signal,
+          maxBytes: context.config.results.pageMaxBytes,
         },
         deps,
       );
-      if (request.format !== 'links') return page;
-      return await mapLinks(page, request, { pages: linkMapPages, concurrency: context.config.crawlConcurrency, signal }, deps);
+      const result =
+        request.format === 'links'
+          ? await mapLinks(page, request, { pages: linkMapPages, concurrency: context.config.crawlConcurrency, signal }, deps)
+          : page;
+      // The result goes to the blob store; Redis keeps the reference only.
+      return await saveJobResult(context.store, job.id, result);
     } catch (error) {
       // Whatever the abort surfaced as (a socket error, a render failure), the cause is the deadline.
       if (signal.aborted) throw late();

@@ -21,7 +21,7 @@ export interface ServiceStack {
 export async function startServiceStack(
   env: Env = {},
   auth: AuthGuardOptions = {},
-  workerOptions: Pick<ContextOptions, 'resolve'> = {},
+  options: Pick<ContextOptions, 'contentWorkers' | 'resolve'> = {},
 ): Promise<ServiceStack> {
   const gateway = await startTestGateway(env, undefined, auth);
   const config = loadConfig({
@@ -33,7 +33,7 @@ export async function startServiceStack(
   });
   const logger = createLogger({ level: 'silent', service: 'parse-worker-test' });
   const metrics = createMetrics({ service: 'parse-worker-test', collectDefaults: false });
-  const worker = await startParseWorker(config, logger, metrics, { contentWorkers: contentWorkersForTests(), ...workerOptions });
+  const worker = await startParseWorker(config, logger, metrics, { ...options, contentWorkers: options.contentWorkers ?? contentWorkersForTests() });
   return {
     origin: gateway.origin,
     gateway,
