@@ -7,4 +7,5 @@ export * from './crawl';
 export * from './queues';
 export * from './plans';
 export * from './watch';
+export * from './cron-interval';
 export * from './timing';

@@ -12,14 +12,18 @@ export interface PlanLimits {
   pagesPerRequest: number;
   /** Whether streamed parse responses are available. */
   streaming: boolean;
+  /** Most watches one key may have. */
+  watches: number;
+  /** Shortest gap a key's watch schedule may have between two checks, in seconds. */
+  watchIntervalSeconds: number;
 }
 
 export type PlanTable = Readonly<Record<PlanName, PlanLimits>>;
 
 export const PLANS: PlanTable = {
-  free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false },
-  pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true },
-  enterprise: { requestsPerMinute: 1_000, requestsPerDay: 100_000, pagesPerRequest: 100, streaming: true },
+  free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false, watches: 5, watchIntervalSeconds: 3_600 },
+  pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true, watches: 100, watchIntervalSeconds: 300 },
+  enterprise: { requestsPerMinute: 1_000, requestsPerDay: 100_000, pagesPerRequest: 100, streaming: true, watches: 1_000, watchIntervalSeconds: 60 },
 };
 
 export function isPlanName(value: string): value is PlanName {

@@ -148,7 +148,7 @@ export interface WatchJobResult {
   resultId?: string;
   has_changed?: boolean;
   change_type?: WatchChangeType | null;
-  /** Why the check did not run: the watch is gone, or paused (scheduled runs only). */
-  skipped?: 'deleted' | 'paused';
+  /** Why the check did not run: the watch is gone, paused (scheduled runs only), or its key's daily quota is spent. */
+  skipped?: 'deleted' | 'paused' | 'quota';
   notifications?: WatchNotificationOutcome;
 }

@@ -1,6 +1,8 @@
 import { parseExpression } from 'cron-parser';
 import { z } from 'zod';
+import { shortestTimeOfDayGap } from './cron-interval';
 import { boundedInt, cssSelector, httpUrl, queryInt } from './fields';
+import type { PlanName } from './plans';
 
 /** Watch: a page checked on a schedule, its changes kept and notified (Supacrawler's `/v1/watch`). */
 
@@ -28,8 +30,6 @@ export const WATCH_LIMITS = {
   maxResultChars: 100_000,
   /** Characters of the unified diff kept per result. */
   maxDiffChars: 8_000,
-  /** Hosted mode: the shortest interval a custom schedule may have. */
-  minHostedIntervalSeconds: 60,
   /** Bound of one check's page work (fetch, render, screenshot wait). */
   checkTimeoutSeconds: 120,
 } as const;
@@ -39,7 +39,9 @@ export type CronCheck = { ok: true; intervalSeconds: number } | { ok: false; err
 /**
  * Checks a cron expression with the parser BullMQ's scheduler runs it with (cron-parser 4, UTC):
  * five fields, six with seconds first, or an `@daily`-style alias. `intervalSeconds` is the
- * shortest gap between the next few runs.
+ * shortest gap between two runs: the smaller of the gaps between the next few runs and the bound
+ * the time-of-day fields give (see `shortestTimeOfDayGap`), so a schedule cannot hide a burst
+ * beyond the runs sampled.
  */
 export function checkCron(expression: string): CronCheck {
   const text = expression.trim();
@@ -51,10 +53,25 @@ export function checkCron(expression: string): CronCheck {
     const runs = parseExpression(text, { tz: 'UTC' });
     const times = Array.from({ length: 6 }, () => runs.next().getTime());
     const gaps = times.slice(1).map((time, i) => time - times[i]!);
-    return { ok: true, intervalSeconds: Math.round(Math.min(...gaps) / 1000) };
+    const sampled = Math.round(Math.min(...gaps) / 1000);
+    return { ok: true, intervalSeconds: Math.min(sampled, shortestTimeOfDayGap(runs.fields)) };
   } catch (error) {
     return { ok: false, error: `is not a valid cron expression (${error instanceof Error ? error.message : String(error)})` };
   }
+}
+
+const NAMED_INTERVAL_SECONDS: Record<Exclude<WatchFrequency, 'custom'>, number> = {
+  hourly: 3_600,
+  daily: 86_400,
+  weekly: 7 * 86_400,
+  monthly: 28 * 86_400,
+};
+
+/** The shortest gap between two scheduled checks of a watch (undefined: a cron that does not parse). */
+export function watchIntervalSeconds(watch: { frequency: WatchFrequency; custom_frequency?: string }): number | undefined {
+  if (watch.frequency !== 'custom') return NAMED_INTERVAL_SECONDS[watch.frequency];
+  const cron = watch.custom_frequency === undefined ? undefined : checkCron(watch.custom_frequency);
+  return cron?.ok ? cron.intervalSeconds : undefined;
 }
 
 export const watchCreateRequest = z
@@ -126,9 +143,11 @@ export interface Watch {
   last_notification: string | null;
 }
 
-/** A watch as stored: the owning API key id in hosted mode. */
+/** A watch as stored: the owning API key id and its plan in hosted mode. */
 export interface WatchRecord extends Watch {
   owner?: string;
+  /** The owner's plan when the watch was made: scheduled checks count against its daily quota. */
+  plan?: PlanName;
 }
 
 export interface WatchNotificationOutcome {
@@ -143,7 +162,8 @@ export interface WatchResultRecord {
   /** The schedule tick this check ran for (scheduled checks only). */
   scheduled_for?: string;
   trigger: WatchTrigger;
-  status: 'completed' | 'failed';
+  /** `skipped`: the check did not run (hosted: the key's daily quota was spent); `error` says why. */
+  status: 'completed' | 'failed' | 'skipped';
   has_changed: boolean;
   change_type: WatchChangeType | null;
   content_hash: string | null;

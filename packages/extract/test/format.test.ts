@@ -1,6 +1,34 @@
 import { flattenRecord, formatOutput, toCsv, toMarkdown, toTable } from '../src';
 
 describe('toCsv', () => {
+  describe('formula injection (OWASP)', () => {
+    it.each([
+      ['=HYPERLINK("http://x","y")', '"\'=HYPERLINK(""http://x"",""y"")"'],
+      ['+1+2', '"\'+1+2"'],
+      ['-2+3', '"\'-2+3"'],
+      ['@SUM(A1)', '"\'@SUM(A1)"'],
+      ['\tcmd', '"\'\tcmd"'],
+      ['\rcmd', '"\'\rcmd"'],
+      ['\uFF1D1+2', '"\'\uFF1D1+2"'],
+      ['-5', '"\'-5"'],
+    ])('escapes the text cell %j', (cell, written) => {
+      expect(toCsv([{ a: cell }])).toBe(`a\r\n${written}\r\n`);
+    });
+
+    it('leaves numbers, inner formula characters and plain text alone', () => {
+      expect(toCsv([{ n: -5, m: 1e21, x: 'a=b', y: 'x-1', z: "it's" }])).toBe("n,m,x,y,z\r\n-5,1e+21,a=b,x-1,it's\r\n");
+      expect(toCsv([{ n: -1e21 }])).toBe('n\r\n-1e+21\r\n');
+    });
+
+    it('escapes header cells and joined lists too', () => {
+      expect(toCsv([{ '=cmd': 1, tags: ['=a', 'b'] }])).toBe('"\'=cmd",tags\r\n1,"\'=a; b"\r\n');
+    });
+
+    it('escapes the scalar value column', () => {
+      expect(toCsv(['@x', 3])).toBe('value\r\n"\'@x"\r\n3\r\n');
+    });
+  });
+
   it('writes RFC 4180: header row, CRLF, quoting of commas, quotes and line breaks', () => {
     const csv = toCsv([
       { name: 'Widget, large', note: 'says "hi"', text: 'line 1\nline 2', price: 9.5, ok: true, none: null },

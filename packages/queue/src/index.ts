@@ -6,3 +6,5 @@ export * from './watch/watch-keys';
 export * from './watch/watch-store';
 export * from './watch/watch-schedule';
 export * from './webhook-secrets';
+export * from './watch/email-confirmations';
+export * from './quota/plan-quota';

@@ -8,11 +8,17 @@ import { bindingWindow, rateLimitHeaders, retryAfterSeconds, type WindowState } 
 
 describe('plan table', () => {
   it('carries the limits of spec section 8', () => {
-    expect(PLANS).toEqual({
+    expect(PLANS).toMatchObject({
       free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false },
       pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true },
       enterprise: { requestsPerMinute: 1_000, requestsPerDay: 100_000, pagesPerRequest: 100, streaming: true },
     });
+  });
+
+  it('caps watches per key and their schedule pace', () => {
+    expect(PLANS.free).toMatchObject({ watches: 5, watchIntervalSeconds: 3_600 });
+    expect(PLANS.pro).toMatchObject({ watches: 100, watchIntervalSeconds: 300 });
+    expect(PLANS.enterprise).toMatchObject({ watches: 1_000, watchIntervalSeconds: 60 });
   });
 });
 

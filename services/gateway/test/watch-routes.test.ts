@@ -1,7 +1,9 @@
 /**
  * The watch routes at the gateway alone (no worker): request validation, and in hosted mode
- * ownership (a watch belongs to the key that made it; other keys get 404) and schedule pace.
+ * ownership (a watch belongs to the key that made it; other keys get 404) and the plan's caps on
+ * schedule pace and watches per key.
  */
+import { PLANS } from '@sitelens/contracts';
 import { deletePrefix } from './support/hosted';
 import { getJson, postJson, startTestGateway, type TestGateway } from './support/test-gateway';
 
@@ -138,16 +140,94 @@ describe('watches in hosted mode', () => {
     expect((await getJson(`${gw.origin}/v1/watch/${id}`, as(KEYS.a))).status).toBe(404);
   });
 
-  it('refuses schedules faster than once a minute and private addresses', async () => {
+  it("refuses schedules faster than the plan's and private addresses", async () => {
     const fast = await postJson(`${gw.origin}/v1/watch`, { ...base, frequency: 'custom', custom_frequency: '*/10 * * * * *' }, as(KEYS.a));
-    expect(fast.status).toBe(400);
-    expect(fast.json.error).toContain("'custom_frequency'");
-    const minute = await postJson(`${gw.origin}/v1/watch`, { ...base, frequency: 'custom', custom_frequency: '* * * * *' }, as(KEYS.a));
-    expect(minute.status).toBe(201);
+    expect(fast.status).toBe(403);
+    expect(fast.json).toMatchObject({ code: 'PLAN_LIMIT' });
+    expect(fast.json.error).toContain("custom_frequency '*/10 * * * * *'");
+    const five = await postJson(`${gw.origin}/v1/watch`, { ...base, frequency: 'custom', custom_frequency: '*/5 * * * *' }, as(KEYS.a));
+    expect(five.status).toBe(201);
     const internal = await postJson(`${gw.origin}/v1/watch`, { ...base, url: 'http://169.254.169.254/latest/meta-data/' }, as(KEYS.a));
     expect(internal.status).toBe(403);
     expect(internal.json.code).toBe('URL_BLOCKED');
     const hook = await postJson(`${gw.origin}/v1/watch`, { ...base, webhook_url: 'http://127.0.0.1:9/hook' }, as(KEYS.a));
     expect(hook.status).toBe(403);
+  });
+});
+
+describe('watches within the plan (hosted mode)', () => {
+  const KEYS = { free: 'plan-watch-free-0001', racer: 'plan-watch-free-0002', pro: 'plan-watch-pro-0001', ent: 'plan-watch-ent-0001' };
+  const as = (key: string) => ({ authorization: `Bearer ${key}` });
+  const custom = (cron: string) => ({ ...base, frequency: 'custom', custom_frequency: cron });
+  let gw: TestGateway;
+
+  beforeAll(async () => {
+    // Request counts out of the way; the watch caps are the real plans'.
+    const roomy = { requestsPerMinute: 10_000, requestsPerDay: 100_000 };
+    const plans = { free: { ...PLANS.free, ...roomy }, pro: { ...PLANS.pro, ...roomy }, enterprise: { ...PLANS.enterprise, ...roomy } };
+    gw = await startTestGateway(
+      { MODE: 'hosted', API_KEYS: `${KEYS.free}:free,${KEYS.racer}:free,${KEYS.pro}:pro,${KEYS.ent}:enterprise` },
+      undefined,
+      { plans },
+    );
+  });
+  afterAll(async () => {
+    await deletePrefix(gw.deps.redis, gw.config.redis.prefix);
+    await gw.close();
+  });
+
+  it.each([
+    ['*/30 * * * *', 'free', 'runs every 30 minutes; the free plan allows watch schedules at most every hour'],
+    ['*/4 * * * *', 'pro', 'runs every 4 minutes; the pro plan allows watch schedules at most every 5 minutes'],
+    // Every day 23:59 then 00:00: a minute apart across midnight, which the next few runs need not show.
+    ['0,59 0,23 1,31 * *', 'pro', 'runs every minute; the pro plan allows watch schedules at most every 5 minutes'],
+    ['*/30 * * * * *', 'ent', 'runs every 30 seconds; the enterprise plan allows watch schedules at most every minute'],
+  ] as const)('refuses the schedule %s to a %s key with 403 PLAN_LIMIT naming the cap', async (cron, key, message) => {
+    const response = await postJson(`${gw.origin}/v1/watch`, custom(cron), as(KEYS[key]));
+    expect(response.status).toBe(403);
+    expect(response.json).toEqual({ success: false, code: 'PLAN_LIMIT', error: `custom_frequency '${cron}' ${message}` });
+  });
+
+  it.each([
+    ['hourly', 'free'],
+    ['0 */1 * * *', 'free'],
+    // Hours 0, 1, 2, 4, 6...: at most hourly.
+    ['0 0-23/2,1 * * *', 'free'],
+    ['*/5 * * * *', 'pro'],
+    ['* * * * *', 'ent'],
+  ] as const)('lets the schedule %s through for a %s key', async (schedule, key) => {
+    const body = schedule === 'hourly' ? { ...base, frequency: 'hourly' } : custom(schedule);
+    const response = await postJson(`${gw.origin}/v1/watch`, body, as(KEYS[key]));
+    expect(response.status).toBe(201);
+    expect((await call('DELETE', `${gw.origin}/v1/watch/${response.json.watch_id}`, as(KEYS[key]))).status).toBe(200);
+  });
+
+  it('caps a free key at 5 watches, naming the cap; a delete makes room again', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const created = await postJson(`${gw.origin}/v1/watch`, base, as(KEYS.free));
+      expect(created.status).toBe(201);
+      ids.push(created.json.watch_id as string);
+    }
+    const sixth = await postJson(`${gw.origin}/v1/watch`, base, as(KEYS.free));
+    expect(sixth.status).toBe(403);
+    expect(sixth.json).toEqual({ success: false, code: 'PLAN_LIMIT', error: 'The free plan allows at most 5 watches; delete one to create another' });
+    // Another key's count is its own.
+    expect((await postJson(`${gw.origin}/v1/watch`, base, as(KEYS.pro))).status).toBe(201);
+
+    expect((await call('DELETE', `${gw.origin}/v1/watch/${ids[0]}`, as(KEYS.free))).status).toBe(200);
+    expect((await postJson(`${gw.origin}/v1/watch`, base, as(KEYS.free))).status).toBe(201);
+    expect((await postJson(`${gw.origin}/v1/watch`, base, as(KEYS.free))).status).toBe(403);
+    expect((await getJson(`${gw.origin}/v1/watch`, as(KEYS.free))).json.total).toBe(5);
+  });
+
+  it('keeps the cap exact under 20 concurrent creates', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => postJson(`${gw.origin}/v1/watch`, base, as(KEYS.racer))));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(201), ...Array(15).fill(403)]);
+    expect((await getJson(`${gw.origin}/v1/watch`, as(KEYS.racer))).json.total).toBe(5);
+    // Refused creates leave nothing behind: every watch hash in Redis is an indexed watch.
+    const hashes = (await gw.deps.redis.keys(`${gw.config.redis.prefix}:watch:*`)).filter((key) => /:watch:[0-9a-f-]{36}$/.test(key));
+    expect(hashes).toHaveLength(await gw.deps.redis.zcard(`${gw.config.redis.prefix}:watches`));
   });
 });

@@ -142,6 +142,27 @@ describe('hosted mode plan caps (private addresses allowed for the fixture site)
     expect(response.json.content).toMatch(/^# First post\n/);
     expect(response.headers.get('x-ratelimit-limit')).toBe('10000');
   });
+
+  it('keeps one scrape cache per key: another key never gets a hit on what one key scraped', async () => {
+    let version = 0;
+    blog.route('/per-key-cache', (_req, res) => {
+      version += 1;
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html><body><main><h1>Counter</h1><p>This is version ${version} of the page.</p></main></body></html>`);
+    });
+    const target = `${stack.origin}/v1/scrape?url=${encodeURIComponent(`${blog.origin}/per-key-cache`)}`;
+    const first = await getJson(target, bearer(KEYS.free));
+    expect([first.status, first.headers.get('x-cache')]).toEqual([200, 'MISS']);
+    const other = await getJson(target, bearer(KEYS.pro));
+    expect([other.status, other.headers.get('x-cache')]).toEqual([200, 'MISS']);
+    expect(other.json.content).toContain('version 2');
+    const again = await getJson(target, bearer(KEYS.free));
+    expect([again.status, again.headers.get('x-cache')]).toEqual([200, 'HIT']);
+    expect(again.json.content).toContain('version 1');
+    expect(version).toBe(2);
+    const entries = await stack.gateway.deps.redis.keys(`${stack.gateway.config.redis.prefix}:scrape-cache:*`);
+    for (const entry of entries) expect(entry).not.toContain(KEYS.free);
+  });
 });
 
 describe('hosted mode: a rendered page reaches nothing inside (render_js scrape)', () => {

@@ -1,6 +1,7 @@
 /** Pure pieces of watch checks: normalisation, comparison, schedules, cron checks, deadlines. */
-import { checkCron, watchCreateRequest } from '@sitelens/contracts';
+import { checkCron, shortestTimeOfDayGap, watchCreateRequest, watchIntervalSeconds } from '@sitelens/contracts';
 import { dueEnvelope, watchPattern, type WatchSnapshot } from '@sitelens/queue';
+import { checkCost } from '../src/watch/check-quota';
 import { compareSnapshots } from '../src/watch/compare';
 import { contentHash, normaliseHtml, normaliseText, stripVolatileParams } from '../src/watch/normalise';
 
@@ -82,6 +83,38 @@ describe('schedules', () => {
     expect(checkCron('*/2 * * * * *')).toEqual({ ok: true, intervalSeconds: 2 });
     expect(checkCron('@daily')).toEqual({ ok: true, intervalSeconds: 86_400 });
     for (const bad of ['* * *', '61 * * * *', 'every day', '* * * * * * *', '0 0 31 2 *']) expect(checkCron(bad).ok).toBe(false);
+  });
+
+  it('finds the shortest gap of a cron beyond the next few runs', () => {
+    // 23:59 on the 31st, then 00:00 on the 1st: the first runs sampled are an hour or more apart.
+    expect(checkCron('0,59 0,23 1,31 * *')).toEqual({ ok: true, intervalSeconds: 60 });
+    expect(checkCron('0 9 * * 1')).toEqual({ ok: true, intervalSeconds: 604_800 });
+    expect(checkCron('0 0,12 * * *')).toEqual({ ok: true, intervalSeconds: 43_200 });
+    expect(checkCron('30 0,23 * * *')).toEqual({ ok: true, intervalSeconds: 3_600 });
+    expect(checkCron('0,30 * * * * *')).toEqual({ ok: true, intervalSeconds: 30 });
+  });
+
+  it.each([
+    [{ second: [0], minute: [0, 59], hour: [0, 23] }, 60],
+    [{ second: [0], minute: [15], hour: [3] }, Infinity],
+    [{ second: [0, 1, 58], minute: [0], hour: [5] }, 1],
+    [{ second: [0, 59], minute: [0, 1], hour: [5] }, 1],
+    [{ second: [0], minute: [0, 10, 50], hour: [5, 6] }, 600],
+    [{ second: [0], minute: [0, 50], hour: [5, 6] }, 600],
+  ])('bounds the gaps of the time fields %j at %d s', (fields, gap) => {
+    expect(shortestTimeOfDayGap(fields)).toBe(gap);
+  });
+
+  it('gives named frequencies their interval', () => {
+    expect(watchIntervalSeconds({ frequency: 'hourly' })).toBe(3_600);
+    expect(watchIntervalSeconds({ frequency: 'custom', custom_frequency: '*/5 * * * *' })).toBe(300);
+  });
+
+  it('prices a check against the daily quota: the schedule pays the check, an image costs a screenshot', () => {
+    expect(checkCost({ include_image: false }, 'schedule')).toBe(1);
+    expect(checkCost({ include_image: true }, 'schedule')).toBe(2);
+    expect(checkCost({ include_image: false }, 'manual')).toBe(0);
+    expect(checkCost({ include_image: true }, 'create')).toBe(1);
   });
 
   it('validates a create request: custom needs a valid cron; a cron with a named frequency is dropped', () => {

@@ -36,6 +36,16 @@ if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3]) end
 if #ARGV > 3 then redis.call('HSET', KEYS[1], unpack(ARGV, 4)) end
 return dropped`;
 
+// KEYS: watch, index, owner index. ARGV: score, id, cap (0: none), then watch field/value pairs.
+// Counting and adding in one script keeps the cap exact however many creates run at once.
+const CREATE_CAPPED = `
+local cap = tonumber(ARGV[3])
+if cap > 0 and redis.call('ZCARD', KEYS[3]) >= cap then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[1], ARGV[2])
+return 1`;
+
 const UNLOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
@@ -87,11 +97,19 @@ export class WatchStore {
     return watchKeys(this.prefix, id);
   }
 
-  async create(watch: WatchRecord): Promise<void> {
+  /**
+   * Stores a new watch. With `maxPerOwner`, an owned watch is stored only while its owner has fewer
+   * watches than that (checked and added atomically); false when the owner is at the cap.
+   */
+  async create(watch: WatchRecord, options: { maxPerOwner?: number } = {}): Promise<boolean> {
     const score = Date.parse(watch.created_at);
-    const multi = this.redis.multi().hset(this.keys(watch.id).watch, ...encode(watch)).zadd(watchIndexKey(this.prefix), score, watch.id);
-    if (watch.owner !== undefined) multi.zadd(watchIndexKey(this.prefix, watch.owner), score, watch.id);
-    await exec(multi);
+    if (watch.owner !== undefined) {
+      const keys = [this.keys(watch.id).watch, watchIndexKey(this.prefix), watchIndexKey(this.prefix, watch.owner)];
+      const cap = String(options.maxPerOwner ?? 0);
+      return (await this.redis.eval(CREATE_CAPPED, 3, ...keys, String(score), watch.id, cap, ...encode(watch))) === 1;
+    }
+    await exec(this.redis.multi().hset(this.keys(watch.id).watch, ...encode(watch)).zadd(watchIndexKey(this.prefix), score, watch.id));
+    return true;
   }
 
   async get(id: string): Promise<WatchRecord | undefined> {

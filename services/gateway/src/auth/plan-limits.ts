@@ -1,4 +1,4 @@
-import { PlanLimit, PLANS, isPlanName, type PlanLimits, type PlanName } from '@sitelens/contracts';
+import { PlanLimit, PLANS, isPlanName, watchIntervalSeconds, type PlanLimits, type PlanName, type WatchFrequency } from '@sitelens/contracts';
 import type { RequestAuth } from '../http/request-context';
 
 /** Anything carrying the gateway's auth result: an Express request, or `{ auth }` in tests. */
@@ -41,4 +41,36 @@ export function enforceStreaming(request: Authenticated): void {
   const plan = planOf(request);
   if (!plan || plan.limits.streaming) return;
   throw new PlanLimit(`Streaming is not available on the ${plan.name} plan; send stream: false or upgrade the plan`);
+}
+
+/** "every minute", "every 5 minutes", "every hour", "every 90 seconds". */
+export function describeInterval(seconds: number): string {
+  const [count, unit] = seconds % 3_600 === 0 ? [seconds / 3_600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
+  return count === 1 ? `every ${unit}` : `every ${count} ${unit}s`;
+}
+
+/**
+ * Refuses a watch schedule that runs more often than the caller's plan allows (403 PLAN_LIMIT
+ * naming the cap). Returns the plan (its name and watch cap) in hosted mode, undefined locally.
+ */
+export function enforceWatchSchedule(
+  request: Authenticated,
+  watch: { frequency: WatchFrequency; custom_frequency?: string },
+): { name: PlanName; watches: number } | undefined {
+  const plan = planOf(request);
+  if (!plan) return undefined;
+  const interval = watchIntervalSeconds(watch);
+  const min = plan.limits.watchIntervalSeconds;
+  if (interval !== undefined && interval < min) {
+    const field = watch.frequency === 'custom' ? `custom_frequency '${watch.custom_frequency}'` : `frequency '${watch.frequency}'`;
+    throw new PlanLimit(
+      `${field} runs ${describeInterval(interval)}; the ${plan.name} plan allows watch schedules at most ${describeInterval(min)}`,
+    );
+  }
+  return { name: plan.name, watches: plan.limits.watches };
+}
+
+/** 403 PLAN_LIMIT for a key at its plan's watch cap. */
+export function watchCapReached(plan: { name: PlanName; watches: number }): PlanLimit {
+  return new PlanLimit(`The ${plan.name} plan allows at most ${plan.watches} watches; delete one to create another`);
 }

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
 import { PLAN_NAMES, PLANS, type PlanName, type PlanTable } from '@sitelens/contracts';
+import { createQuotaCounter, type QuotaWindow } from '@sitelens/queue';
 
-export type WindowName = 'minute' | 'day';
+export type WindowName = QuotaWindow;
 
 /** One counting window of one key, as the client sees it in the X-RateLimit-* headers. */
 export interface WindowState {
@@ -35,12 +36,11 @@ export function retryAfterSeconds(msBeforeReset: number): number {
   return Math.max(1, Math.ceil(msBeforeReset / 1000));
 }
 
-const WINDOW_SECONDS: Record<WindowName, number> = { minute: 60, day: 86_400 };
-
 /**
  * Counts requests per key in Redis (rate-limiter-flexible: one atomic Lua INCR+EXPIRE per window,
- * so replicas sharing a Redis share the count). Fixed windows: the minute and the day start at a
- * key's first request in them.
+ * so replicas sharing a Redis share the count; the parse worker spends the same daily count on
+ * scheduled watch checks). Fixed windows: the minute and the day start at a key's first request
+ * in them.
  *
  * A request is counted against the minute first. Refused there, it never touches the day count.
  * Allowed by the minute but refused by the day, its minute point is given back. So a refused
@@ -55,15 +55,7 @@ export class PlanRateLimiter {
     prefix: string,
     private readonly plans: PlanTable = PLANS,
   ) {
-    const build = (window: WindowName, points: number) =>
-      new RateLimiterRedis({
-        storeClient: redis,
-        // The gateway's fail-fast client: refuse at once while Redis is down instead of queueing.
-        rejectIfRedisNotReady: true,
-        keyPrefix: `${prefix}:ratelimit:${window}`,
-        points,
-        duration: WINDOW_SECONDS[window],
-      });
+    const build = (window: WindowName, points: number) => createQuotaCounter(redis, prefix, window, points);
     this.limiters = Object.fromEntries(
       PLAN_NAMES.map((plan) => [
         plan,

@@ -8,16 +8,22 @@ import { withRedis } from './redis-guard';
  * The short scrape result cache (SCRAPE_LIMITS.cacheSeconds; `fresh=true` skips it), under
  * QUEUE_PREFIX. It lives in the gateway, not the worker: a hit is answered without a queue round
  * trip or a worker slot, which is the point of a cache, and the gateway already talks to Redis on
- * every request, while the scrape worker stays stateless. Results are shared across API keys:
- * they are public pages, and the key holds everything that shapes the answer.
+ * every request, while the scrape worker stays stateless. In hosted mode each API key has its own
+ * entries (`owner`, the key id): a shared entry would tell one tenant, by `X-Cache: HIT` and by
+ * the answer's age, which pages another tenant scraped in the last minutes. A local instance has
+ * one user and one shared cache.
  */
 
 /** Pages bigger than this are not cached (Redis memory is for queues first). */
 const MAX_CACHED_BYTES = 2 * 1024 * 1024;
 
-export function scrapeCacheKey(prefix: string, query: ScrapeQuery, linkMapPages: number): string {
+/** `owner`: the calling key's id in hosted mode, undefined locally. */
+export function scrapeCacheKey(prefix: string, query: ScrapeQuery, linkMapPages: number, owner: string | undefined): string {
   const shape = [query.url, query.format, query.include_html, query.render_js ?? 'auto', query.depth, query.max_links ?? 0, linkMapPages];
-  return `${prefix}:scrape-cache:${createHash('sha256').update(JSON.stringify(shape)).digest('hex')}`;
+  const hash = createHash('sha256').update(JSON.stringify(shape)).digest('hex');
+  // The key id is hashed too: entries never name a key in Redis, and ids of any shape fit.
+  const scope = owner === undefined ? 'shared' : createHash('sha256').update(owner).digest('hex').slice(0, 32);
+  return `${prefix}:scrape-cache:${scope}:${hash}`;
 }
 
 export async function readScrapeCache(redis: Redis, key: string): Promise<ScrapeJobResult | undefined> {

@@ -16,6 +16,7 @@ import { scrapeGet } from './scrape.get';
 import { screenshotsCreate } from './screenshots.create';
 import { screenshotsGet } from './screenshots.get';
 import { watchCheck } from './watch.check';
+import { watchConfirmGet } from './watch.confirm.get';
 import { watchCreate } from './watch.create';
 import { watchDelete } from './watch.delete';
 import { watchGet } from './watch.get';
@@ -37,6 +38,8 @@ export const API_ROUTES: readonly AnyRoute[] = [
   parseLookupGet,
   watchCreate,
   watchList,
+  // Before /v1/watch/:id, which would take "confirm" for a watch id.
+  watchConfirmGet,
   watchGet,
   watchDelete,
   watchPause,

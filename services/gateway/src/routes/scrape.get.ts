@@ -34,7 +34,9 @@ export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
   async handler({ query, deps, req, log }) {
     assertUrlAllowed(deps.config, query.url);
     const linkMapPages = enforcePagesPerRequest(req, undefined, 'pages', SCRAPE_LIMITS.linkMapPages);
-    const cacheKey = scrapeCacheKey(deps.config.redis.prefix, query, linkMapPages);
+    // Hosted mode: one cache per key, so a hit never tells one tenant what another scraped.
+    const owner = deps.config.mode === 'hosted' ? (req.auth?.keyId ?? '') : undefined;
+    const cacheKey = scrapeCacheKey(deps.config.redis.prefix, query, linkMapPages, owner);
     if (!query.fresh) {
       const cached = await readScrapeCache(deps.redis, cacheKey);
       if (cached) return { status: 200, body: cached, headers: { 'x-cache': 'HIT' } };

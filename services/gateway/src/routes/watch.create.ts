@@ -1,25 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { BadRequest, WATCH_LIMITS, checkCron, watchCreateRequest, type WatchCreateRequest, type WatchRecord } from '@sitelens/contracts';
+import { watchCreateRequest, type WatchCreateRequest, type WatchRecord } from '@sitelens/contracts';
 import { enqueueWatchCheck, scheduleWatch } from '@sitelens/queue';
+import { enforceWatchSchedule, watchCapReached } from '../auth/plan-limits';
 import { assertWebhookSignable } from '../auth/webhook-signing';
-import type { GatewayDeps } from '../deps';
 import { defineRoute } from '../http/route';
 import { assertUrlAllowed } from '../http/url-policy';
 import { withRedis } from '../jobs/redis-guard';
+import { registerNotifyEmail } from '../watch/email-confirmation';
 import { watchOwnerOf, watchStoreOf } from '../watch/watch-access';
 import { watchView } from '../watch/watch-view';
 import { watchSchema } from '../watch/watch-schemas';
-
-/** Hosted mode keeps custom schedules at a sane pace; a local instance runs what it is given. */
-function assertHostedPace(body: WatchCreateRequest, deps: GatewayDeps): void {
-  if (deps.config.mode !== 'hosted' || body.frequency !== 'custom' || !body.custom_frequency) return;
-  const cron = checkCron(body.custom_frequency);
-  const min = WATCH_LIMITS.minHostedIntervalSeconds;
-  if (cron.ok && cron.intervalSeconds < min) {
-    throw new BadRequest(`Invalid field 'custom_frequency': runs more often than once every ${min} s`, { details: { field: 'custom_frequency' } });
-  }
-}
 
 export const watchCreate = defineRoute<WatchCreateRequest>({
   method: 'post',
@@ -33,13 +24,14 @@ export const watchCreate = defineRoute<WatchCreateRequest>({
       schema: z.object({ success: z.literal(true), watch_id: z.string(), message: z.string(), watch: watchSchema }),
     },
   },
-  async handler({ body, deps, req }) {
+  async handler({ body, deps, req, origin }) {
     assertUrlAllowed(deps.config, body.url);
     if (body.webhook_url) {
       assertUrlAllowed(deps.config, body.webhook_url);
       await assertWebhookSignable(req, deps);
     }
-    assertHostedPace(body, deps);
+    // Hosted mode: the plan caps the schedule's pace and the key's number of watches.
+    const plan = enforceWatchSchedule(req, body);
     const now = new Date().toISOString();
     const owner = watchOwnerOf(req, deps);
     const watch: WatchRecord = {
@@ -52,11 +44,14 @@ export const watchCreate = defineRoute<WatchCreateRequest>({
       last_change: null,
       last_notification: null,
       ...(owner === undefined ? {} : { owner }),
+      ...(plan === undefined ? {} : { plan: plan.name }),
     };
     const store = watchStoreOf(deps);
     await withRedis(deps.redis, async () => {
-      await store.create(watch);
+      if (!(await store.create(watch, { maxPerOwner: plan?.watches }))) throw watchCapReached(plan!);
       try {
+        // Hosted mode: an address gets watch mail only once its owner confirms it (the worker sends the request).
+        if (owner !== undefined && watch.notify_email) await registerNotifyEmail(deps, owner, watch.notify_email, origin);
         await scheduleWatch(deps.queues.parse, watch);
         await enqueueWatchCheck(deps.queues.parse, watch, 'create');
       } catch (error) {

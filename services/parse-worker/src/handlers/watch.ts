@@ -1,10 +1,12 @@
 import { AppError, BadRequest, WATCH_LIMITS, type ParseQueuePayload, type WatchJobPayload, type WatchTrigger } from '@sitelens/contracts';
-import { WatchStore, isLastAttempt, schedulerTickOf } from '@sitelens/queue';
+import { DailyQuota, EmailConfirmations, WatchStore, isLastAttempt, schedulerTickOf } from '@sitelens/queue';
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from '../main';
+import { spendCheckQuota } from '../watch/check-quota';
+import { mayMailWatchAddress } from '../watch/email-consent';
 import { createWatchMailer } from '../watch/mailer';
 import type { NotifyDeps } from '../watch/notify';
-import { runWatchCheck } from '../watch/run-check';
+import { recordSkippedCheck, runWatchCheck } from '../watch/run-check';
 
 const TRIGGERS: readonly WatchTrigger[] = ['create', 'schedule', 'manual'];
 
@@ -29,8 +31,14 @@ export interface WatchHandlerOptions {
  * that finds the lock taken is retried by BullMQ after a backoff.
  */
 export function createWatchHandler(context: ParseWorkerContext, options: WatchHandlerOptions = {}): ParseJobHandler {
-  const store = new WatchStore(context.redis, context.config.redis.prefix);
-  const mailer = createWatchMailer(context.config.smtp);
+  const { redis, config } = context;
+  const prefix = config.redis.prefix;
+  const store = new WatchStore(redis, prefix);
+  const mailer = createWatchMailer(config.smtp);
+  const hosted = config.mode === 'hosted';
+  // Hosted mode: checks spend the key's daily quota, and mail goes only to confirmed addresses.
+  const quota = hosted ? { quota: new DailyQuota(redis, prefix), redis, prefix } : undefined;
+  const confirmations = hosted ? new EmailConfirmations(redis, prefix) : undefined;
   return async (job, logger) => {
     const { watchId, trigger } = payloadOf(job.data);
     const watch = await store.get(watchId);
@@ -39,13 +47,12 @@ export function createWatchHandler(context: ParseWorkerContext, options: WatchHa
     const token = await store.lock(watchId, LOCK_MS);
     if (!token) throw new AppError('UNAVAILABLE', `Another check of watch ${watchId} is running`, { retryable: true });
     try {
+      const scheduledFor = trigger === 'schedule' ? schedulerTickOf(job) : undefined;
+      const refused = quota ? await spendCheckQuota(watch, { id: job.id ?? '', trigger }, quota) : undefined;
+      if (refused) return await recordSkippedCheck(watch, { trigger, scheduledFor }, refused, { store, blobs: context.store, logger });
       return await runWatchCheck(
         watch,
-        {
-          trigger,
-          scheduledFor: trigger === 'schedule' ? schedulerTickOf(job) : undefined,
-          mayRetry: !isLastAttempt(job),
-        },
+        { trigger, scheduledFor, mayRetry: !isLastAttempt(job) },
         {
           store,
           blobs: context.store,
@@ -58,6 +65,7 @@ export function createWatchHandler(context: ParseWorkerContext, options: WatchHa
             logger,
             webhook: options.webhook,
           },
+          mayMail: confirmations && ((target) => mayMailWatchAddress(target, { confirmations, mailer, logger })),
           logger,
         },
       );

@@ -27,6 +27,8 @@ export interface CheckDeps {
   web: WebDeps;
   screenshotQueue: ScreenshotQueue;
   notify: NotifyDeps;
+  /** Hosted mode: whether watch mail may go to the watch's address (it may send the confirmation request). */
+  mayMail?: (watch: WatchRecord) => Promise<boolean>;
   logger: Logger;
 }
 
@@ -52,7 +54,7 @@ function imageFields(image: CapturedImage | undefined): Pick<WatchResultRecord, 
   return 'key' in image ? { image_key: image.key } : { image_error: image.error };
 }
 
-async function deleteImages(results: readonly Pick<WatchResultRecord, 'image_key'>[], deps: CheckDeps): Promise<void> {
+async function deleteImages(results: readonly Pick<WatchResultRecord, 'image_key'>[], deps: Pick<CheckDeps, 'blobs' | 'logger'>): Promise<void> {
   for (const { image_key: key } of results) {
     if (key) await deps.blobs.delete(key).catch((error: unknown) => deps.logger.warn({ err: String(error), key }, 'could not delete a watch image'));
   }
@@ -101,14 +103,42 @@ async function check(watch: WatchRecord, run: CheckRun, deps: CheckDeps, base: P
   }
 }
 
-export async function runWatchCheck(watch: WatchRecord, run: CheckRun, deps: CheckDeps): Promise<WatchJobResult> {
-  const executedAt = new Date().toISOString();
-  const base = {
+function resultBase(run: Pick<CheckRun, 'trigger' | 'scheduledFor'>): Pick<WatchResultRecord, 'id' | 'executed_at' | 'trigger' | 'scheduled_for'> {
+  return {
     id: randomUUID(),
-    executed_at: executedAt,
+    executed_at: new Date().toISOString(),
     trigger: run.trigger,
     ...(run.scheduledFor === undefined ? {} : { scheduled_for: new Date(run.scheduledFor).toISOString() }),
   };
+}
+
+/** A check that did not run (the key's quota was spent): a result saying why, nothing else touched, no notification. */
+export async function recordSkippedCheck(
+  watch: WatchRecord,
+  run: Pick<CheckRun, 'trigger' | 'scheduledFor'>,
+  reason: string,
+  deps: Pick<CheckDeps, 'store' | 'blobs' | 'logger'>,
+): Promise<WatchJobResult> {
+  const result: WatchResultRecord = {
+    ...resultBase(run),
+    status: 'skipped',
+    has_changed: false,
+    change_type: null,
+    content_hash: null,
+    content: '',
+    error: reason,
+    code: 'RATE_LIMITED',
+  };
+  const dropped = await deps.store.recordResult(watch.id, result);
+  if (dropped === undefined) return { watchId: watch.id, skipped: 'deleted' };
+  await deleteImages(dropped, deps);
+  deps.logger.info({ watchId: watch.id }, 'watch check skipped: quota spent');
+  return { watchId: watch.id, resultId: result.id, skipped: 'quota' };
+}
+
+export async function runWatchCheck(watch: WatchRecord, run: CheckRun, deps: CheckDeps): Promise<WatchJobResult> {
+  const base = resultBase(run);
+  const executedAt = base.executed_at;
   const { result, snapshot } = await check(watch, run, deps, base);
   const dropped = await deps.store.recordResult(watch.id, result, {
     snapshot,
@@ -121,7 +151,8 @@ export async function runWatchCheck(watch: WatchRecord, run: CheckRun, deps: Che
   }
   await deleteImages(dropped, deps);
   deps.logger.info({ watchId: watch.id, status: result.status, changeType: result.change_type }, 'watch checked');
-  const notifications = await notifyWatch(watch, result, deps.notify);
+  const mailAllowed = deps.mayMail ? await deps.mayMail(watch) : true;
+  const notifications = await notifyWatch(mailAllowed ? watch : { ...watch, notify_email: undefined }, result, deps.notify);
   if (notifications.webhook?.delivered || notifications.email?.sent) {
     await deps.store.update(watch.id, { last_notification: new Date().toISOString() });
   }
