@@ -1,3 +1,4 @@
+import { urlPolicyOf } from '@sitelens/egress';
 import type { Job } from 'bullmq';
 import type { CrawlJobRequest, CrawlJobResult, ErrorCode } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
@@ -45,7 +46,7 @@ export function notifyCrawlWebhook(
     }
     const result = await deliverWebhook(
       { url, payload, headers: request.webhook_headers, secret },
-      { allowPrivate: context.config.allowPrivateUrls, logger },
+      { ...urlPolicyOf(context.config, logger), logger },
     );
     if (result.delivered) logger.info({ attempts: result.attempts, status: result.status }, 'crawl webhook delivered');
     else logger.warn({ attempts: result.attempts, status: result.status, err: result.error }, 'crawl webhook not delivered');

@@ -1,5 +1,6 @@
 import { AppError, BadRequest, WATCH_LIMITS, type ParseQueuePayload, type WatchJobPayload, type WatchTrigger } from '@sitelens/contracts';
 import { DailyQuota, EmailConfirmations, WatchStore, isLastAttempt, schedulerTickOf } from '@sitelens/queue';
+import { urlPolicyOf } from '@sitelens/egress';
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from '../main';
 import { spendCheckQuota } from '../watch/check-quota';
@@ -60,7 +61,7 @@ export function createWatchHandler(context: ParseWorkerContext, options: WatchHa
           screenshotQueue: context.screenshotQueue,
           notify: {
             webhookSecretFor: (owner) => context.webhookSecrets.secretFor(owner),
-            allowPrivateUrls: context.config.allowPrivateUrls,
+            urlPolicy: urlPolicyOf(context.config, logger),
             mailer,
             logger,
             webhook: options.webhook,

@@ -5,13 +5,15 @@
  */
 import { errorMessage, type WatchNotificationOutcome, type WatchRecord, type WatchResultRecord } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
+import type { UrlCheckOptions } from '@sitelens/egress';
 import { deliverWebhook, type WebhookOptions } from '@sitelens/web';
 import type { WatchMailer } from './mailer';
 
 export interface NotifyDeps {
   /** The signing secret of a watch's owner; undefined: its webhook is not sent. */
   webhookSecretFor(owner: string | undefined): Promise<string | undefined>;
-  allowPrivateUrls: boolean;
+  /** The URL policy the receiver must pass (hosted mode: public addresses and EGRESS_ALLOW). */
+  urlPolicy: UrlCheckOptions;
   mailer?: WatchMailer;
   logger: Logger;
   /** Retry tuning (tests shorten it). */
@@ -50,7 +52,7 @@ async function signedDelivery(watch: WatchRecord, url: string, result: WatchResu
   if (secret === undefined) return { delivered: false, attempts: 0, status: undefined, error: NO_SECRET };
   return deliverWebhook(
     { url, payload: webhookPayload(watch, result), secret },
-    { allowPrivate: deps.allowPrivateUrls, logger: deps.logger, ...deps.webhook },
+    { ...deps.urlPolicy, logger: deps.logger, ...deps.webhook },
   );
 }
 
