@@ -19,7 +19,7 @@ export const CRAWL_LIMITS = {
   /** Pages in the result, the start page included. Hosted plans lower the maximum. */
   linkLimit: { min: 1, max: 1000, default: 10 },
   maxPatterns: 50,
-  maxPatternLength: 500,
+  maxPatternLength: 256,
   maxWebhookHeaders: 20,
 } as const;
 

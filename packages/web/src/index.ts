@@ -58,3 +58,4 @@ export {
   type CrawlStatistics,
 } from './crawler';
 export { deliverWebhook, signWebhookBody, SIGNATURE_HEADER, type WebhookDelivery, type WebhookOptions, type WebhookOutcome } from './webhook';
+export { compilePathGlobs, globToRegexSource } from './path-glob';
