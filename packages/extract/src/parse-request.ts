@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedInt, isAppError } from '@sitelens/contracts';
-import { compileUserSchema } from './user-schema';
+import { checkSchemaShape } from './schema-limits';
 
 export const OUTPUT_FORMATS = ['json', 'csv', 'markdown'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -15,7 +15,9 @@ export const PARSE_LIMITS = {
 /**
  * Body of `POST /v1/parse`. `output_format` stays `undefined` when the client leaves it out, so
  * prompt words ("as CSV") can still pick the format; `analyzePrompt` applies the json default.
- * A schema Ajv cannot compile is reported at `schema`, naming the problem.
+ * The schema's size, depth and property count are checked here (cheap, linear); whether Ajv can
+ * compile it, and its patterns run, is for `compileUserSchema` (off the event loop on the gateway,
+ * see `createSchemaChecker`).
  */
 export const parseRequest = z.object({
   prompt: z
@@ -27,7 +29,7 @@ export const parseRequest = z.object({
     .record(z.string(), z.unknown(), { error: 'must be a JSON schema object' })
     .superRefine((schema, ctx) => {
       try {
-        compileUserSchema(schema);
+        checkSchemaShape(schema);
       } catch (error) {
         if (!isAppError(error)) throw error;
         ctx.addIssue({ code: 'custom', message: error.message.replace(/^schema: /, '') });
