@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedInt, isAppError } from '@sitelens/contracts';
-import { checkSchemaShape } from './schema-limits';
+import { checkSchemaShape, SCHEMA_LIMITS } from './schema-limits';
 
 export const OUTPUT_FORMATS = ['json', 'csv', 'markdown'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -35,7 +35,12 @@ export const parseRequest = z.object({
         ctx.addIssue({ code: 'custom', message: error.message.replace(/^schema: /, '') });
       }
     })
-    .optional(),
+    .optional()
+    .describe(
+      `JSON schema (draft-07, 2019-09 or 2020-12) the data is bound to: at most ${SCHEMA_LIMITS.maxBytes / 1024} KiB as JSON, ` +
+        `${SCHEMA_LIMITS.maxDepth} levels deep and ${SCHEMA_LIMITS.maxProperties} properties; patterns run on RE2 ` +
+        '(linear time: no backreferences or lookaround)',
+    ),
   output_format: z.enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` }).optional(),
   stream: z.boolean({ error: 'must be a boolean' }).default(false),
   max_depth: boundedInt(PARSE_LIMITS.maxDepth.min, PARSE_LIMITS.maxDepth.max).default(PARSE_LIMITS.maxDepth.default),
