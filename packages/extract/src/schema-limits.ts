@@ -59,38 +59,55 @@ function roleOf(key: string, value: unknown): Role {
 }
 
 /**
+ * Every JSON value takes at least one byte and a separator: a schema of more values than this is
+ * over `maxBytes` however it is written, and the walk can stop there instead of visiting a
+ * million-element array.
+ */
+const MAX_VALUES = SCHEMA_LIMITS.maxBytes / 2 + 1;
+
+const tooLarge = (): BadRequest => limitError(`is more than ${SCHEMA_LIMITS.maxBytes} bytes (64 KiB) as JSON`);
+
+/**
  * Walks the schema document once with an explicit stack (a schema nested 20,000 levels stops at
- * level 33, never overflows the stack): depth and property count, and the patterns it holds.
+ * level 33, never overflows the stack): depth, property count, size in values, and the patterns
+ * it holds. Paths are only spelt out where a pattern can be.
  */
 function walk(schema: object): PatternAt[] {
   const stack: Pending[] = [{ value: schema, path: '', depth: 1, role: SCHEMA }];
   const patterns: PatternAt[] = [];
   let properties = 0;
+  let values = 1;
   while (stack.length > 0) {
     const { value, path, depth, role } = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
     if (depth > SCHEMA_LIMITS.maxDepth) throw limitError(`is nested more than ${SCHEMA_LIMITS.maxDepth} levels deep`);
     if (Array.isArray(value)) {
+      values += value.length;
+      if (values > MAX_VALUES) throw tooLarge();
       const itemRole = role.kind === 'list' ? SCHEMA : DATA;
-      value.forEach((item, index) => stack.push({ value: item, path: pointer(path, index), depth: depth + 1, role: itemRole }));
+      value.forEach((item, index) =>
+        stack.push({ value: item, path: itemRole === DATA ? '' : pointer(path, index), depth: depth + 1, role: itemRole }),
+      );
       continue;
     }
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (role.kind === 'map' && PROPERTY_MAPS.has(role.keyword)) {
-      properties += entries.length;
-      if (properties > SCHEMA_LIMITS.maxProperties) throw limitError(`has more than ${SCHEMA_LIMITS.maxProperties} properties`);
-    }
-    for (const [key, child] of entries) {
-      const childPath = pointer(path, key);
+    const countsProperties = role.kind === 'map' && PROPERTY_MAPS.has(role.keyword);
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      values += 1;
+      if (values > MAX_VALUES) throw tooLarge();
+      if (countsProperties && ++properties > SCHEMA_LIMITS.maxProperties) {
+        throw limitError(`has more than ${SCHEMA_LIMITS.maxProperties} properties`);
+      }
+      const child = (value as Record<string, unknown>)[key];
       let childRole: Role = DATA;
       if (role.kind === 'map') {
         childRole = SCHEMA;
-        if (role.keyword === 'patternProperties') patterns.push({ pattern: key, path: childPath });
+        if (role.keyword === 'patternProperties') patterns.push({ pattern: key, path: pointer(path, key) });
       } else if (role.kind === 'schema') {
-        if (key === 'pattern' && typeof child === 'string') patterns.push({ pattern: child, path: childPath });
+        if (key === 'pattern' && typeof child === 'string') patterns.push({ pattern: child, path: pointer(path, key) });
         childRole = roleOf(key, child);
       }
-      stack.push({ value: child, path: childPath, depth: depth + 1, role: childRole });
+      stack.push({ value: child, path: childRole === DATA ? '' : pointer(path, key), depth: depth + 1, role: childRole });
     }
   }
   return patterns;

@@ -52,7 +52,10 @@ describe('user schema limits', () => {
 
   it('refuses huge arrays by size, before compiling anything', () => {
     const anyOf = Array.from({ length: 50_000 }, () => ({ pattern: 'a' }));
-    expect(rejection({ anyOf }).message).toMatch(/bytes as JSON/);
+    expect(rejection({ anyOf }).message).toBe('schema: is more than 65536 bytes (64 KiB) as JSON');
+    const members = Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`k${i}`, 0]));
+    expect(rejection({ default: members }).message).toBe('schema: is more than 65536 bytes (64 KiB) as JSON');
+    expect(rejection({ enum: new Array(1_000_000).fill(0) }).message).toBe('schema: is more than 65536 bytes (64 KiB) as JSON');
   });
 });
 
