@@ -12,3 +12,11 @@ export function contentWorkersForTests(size = 2) {
     workerData: { entry: path.join(web, 'src/content/content-worker.ts') },
   };
 }
+
+/** The gateway's schema-check thread running the TypeScript sources: pass as `schemaChecker` to `buildGatewayDeps`. */
+export function schemaCheckerForTests() {
+  return {
+    workerScript: path.resolve(__dirname, '../../packages/web/test/helpers/ts-worker.js'),
+    workerData: { entry: path.resolve(__dirname, '../../packages/extract/src/schema-check-worker.ts') },
+  };
+}

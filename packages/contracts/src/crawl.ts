@@ -19,7 +19,7 @@ export const CRAWL_LIMITS = {
   /** Pages in the result, the start page included. Hosted plans lower the maximum. */
   linkLimit: { min: 1, max: 1000, default: 10 },
   maxPatterns: 50,
-  maxPatternLength: 500,
+  maxPatternLength: 256,
   maxWebhookHeaders: 20,
 } as const;
 
@@ -56,7 +56,11 @@ export const crawlCreateRequest = z.object({
         .max(CRAWL_LIMITS.maxPatternLength, `must be at most ${CRAWL_LIMITS.maxPatternLength} characters`),
     )
     .max(CRAWL_LIMITS.maxPatterns, `must hold at most ${CRAWL_LIMITS.maxPatterns} patterns`)
-    .default([]),
+    .default([])
+    .describe(
+      `Path globs ("/blog/*", "/docs/**", "{a,b}", "[a-z]", "?") a discovered page must match to be followed: ` +
+        `at most ${CRAWL_LIMITS.maxPatterns}, each at most ${CRAWL_LIMITS.maxPatternLength} characters; matched in linear time`,
+    ),
   include_subdomains: z.boolean().default(false),
   include_html: z.boolean().default(false),
   /** Absent: automatic (render only pages whose HTML is an empty script shell). */

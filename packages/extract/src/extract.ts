@@ -111,8 +111,14 @@ async function extractPage(run: Run, page: PageInput): Promise<{ ok: true; data:
  */
 function schemaMismatch(compiled: CompiledSchema, data: unknown): string | undefined {
   // Ajv's validate is a type guard; as a plain boolean it narrows nothing.
-  const problems = (value: unknown): string | undefined =>
-    compiled.validate(value) ? undefined : compiled.describeErrors(compiled.validate.errors);
+  const problems = (value: unknown): string | undefined => {
+    try {
+      return compiled.validate(value) ? undefined : compiled.describeErrors(compiled.validate.errors);
+    } catch {
+      // A recursive schema ($ref: '#') over an answer nested past the stack: a mismatch, not a crash.
+      return 'could not be checked (nested too deeply)';
+    }
+  };
   if (!Array.isArray(data) || !isObjectSchema(compiled.schema)) return problems(data);
   const failing = data.flatMap((record, index) => {
     const reason = problems(record);

@@ -2,6 +2,9 @@ export { analyzePrompt, type ParseAction, type PromptAnalysis } from './analyze-
 export { findUrls, type FoundUrls } from './find-urls';
 export { parseRequest, OUTPUT_FORMATS, PARSE_LIMITS, type OutputFormat, type ParseRequest } from './parse-request';
 export { compileUserSchema, type CompiledSchema, type JsonSchema } from './user-schema';
+export { checkSchemaLimits, checkSchemaShape, SCHEMA_LIMITS } from './schema-limits';
+export { createSchemaChecker, SCHEMA_CHECK_TIMEOUT_MS, type SchemaChecker, type SchemaCheckerOptions } from './schema-checker';
+export { compileLinearPattern, linearRegExp, MAX_PATTERN_PROGRAM } from './linear-regexp';
 export {
   createModelClient,
   isModelConfigured,

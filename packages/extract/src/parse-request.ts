@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedInt, isAppError } from '@sitelens/contracts';
-import { compileUserSchema } from './user-schema';
+import { checkSchemaShape, SCHEMA_LIMITS } from './schema-limits';
 
 export const OUTPUT_FORMATS = ['json', 'csv', 'markdown'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -15,7 +15,9 @@ export const PARSE_LIMITS = {
 /**
  * Body of `POST /v1/parse`. `output_format` stays `undefined` when the client leaves it out, so
  * prompt words ("as CSV") can still pick the format; `analyzePrompt` applies the json default.
- * A schema Ajv cannot compile is reported at `schema`, naming the problem.
+ * The schema's size, depth and property count are checked here (cheap, linear); whether Ajv can
+ * compile it, and its patterns run, is for `compileUserSchema` (off the event loop on the gateway,
+ * see `createSchemaChecker`).
  */
 export const parseRequest = z.object({
   prompt: z
@@ -27,13 +29,18 @@ export const parseRequest = z.object({
     .record(z.string(), z.unknown(), { error: 'must be a JSON schema object' })
     .superRefine((schema, ctx) => {
       try {
-        compileUserSchema(schema);
+        checkSchemaShape(schema);
       } catch (error) {
         if (!isAppError(error)) throw error;
         ctx.addIssue({ code: 'custom', message: error.message.replace(/^schema: /, '') });
       }
     })
-    .optional(),
+    .optional()
+    .describe(
+      `JSON schema (draft-07, 2019-09 or 2020-12) the data is bound to: at most ${SCHEMA_LIMITS.maxBytes / 1024} KiB as JSON, ` +
+        `${SCHEMA_LIMITS.maxDepth} levels deep and ${SCHEMA_LIMITS.maxProperties} properties; patterns run on RE2 ` +
+        '(linear time: no backreferences or lookaround)',
+    ),
   output_format: z.enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` }).optional(),
   stream: z.boolean({ error: 'must be a boolean' }).default(false),
   max_depth: boundedInt(PARSE_LIMITS.maxDepth.min, PARSE_LIMITS.maxDepth.max).default(PARSE_LIMITS.maxDepth.default),

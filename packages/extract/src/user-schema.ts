@@ -3,6 +3,8 @@ import { Ajv2019 } from 'ajv/dist/2019';
 import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { BadRequest, errorMessage } from '@sitelens/contracts';
+import { linearRegExp } from './linear-regexp';
+import { checkSchemaLimits } from './schema-limits';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -20,6 +22,8 @@ const AJV_OPTIONS: Options = {
   strict: false,
   allErrors: true,
   logger: false,
+  // Patterns (also patternProperties and $data patterns) match in linear time: no ReDoS.
+  code: { regExp: linearRegExp },
 };
 
 function ajvFor(schema: JsonSchema): Ajv {
@@ -43,7 +47,8 @@ const compiledSchemas = new WeakMap<JsonSchema, CompiledSchema>();
 /**
  * Compiles a user-supplied JSON schema with Ajv (plus ajv-formats). Throws `BadRequest` naming the
  * problem when the value is not an object, fails the meta-schema (`schema/properties/age/type must
- * be ...`) or does not compile (bad regex, unresolvable `$ref`). Never fetches remote schemas.
+ * be ...`) or does not compile (bad regex, unresolvable `$ref`), and when it crosses `SCHEMA_LIMITS`
+ * or holds a pattern the linear-time engine cannot run. Never fetches remote schemas.
  * The same schema object is compiled once.
  */
 export function compileUserSchema(schema: unknown): CompiledSchema {
@@ -53,6 +58,7 @@ export function compileUserSchema(schema: unknown): CompiledSchema {
   const json = schema as JsonSchema;
   const known = compiledSchemas.get(json);
   if (known) return known;
+  checkSchemaLimits(json);
   const ajv = ajvFor(json);
 
   const valid = ajv.validateSchema(json);

@@ -1,8 +1,8 @@
 /**
  * Which URLs a crawl may visit: http(s) only, the start host (and its subdomains when asked),
- * path globs (picomatch) when given, and no static assets.
+ * path globs (matched in linear time, see `path-glob`) when given, and no static assets.
  */
-import picomatch from 'picomatch';
+import { compilePathGlobs } from './path-glob';
 
 const ASSET =
   /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|pdf|zip|gz|tgz|bz2|xz|rar|7z|tar|mp3|mp4|m4a|wav|ogg|webm|mov|avi|mkv|css|js|mjs|json|rss|atom|woff2?|ttf|otf|eot|exe|dmg|apk|msi|iso|bin|csv|xlsx?|docx?|pptx?)$/i;
@@ -21,10 +21,7 @@ export class CrawlScope {
     const patterns = (options.patterns ?? []).map((p) => p.trim()).filter(Boolean);
     // "blog/*" means "/blog/*": paths always start with a slash.
     const globs = patterns.map((p) => (/^[\w.-]/.test(p) && !/^https?:/i.test(p) ? `/${p}` : p));
-    if (globs.length > 0) {
-      const matcher = picomatch(globs, { dot: true });
-      this.matchPath = (path) => matcher(path);
-    }
+    if (globs.length > 0) this.matchPath = compilePathGlobs(globs);
   }
 
   /** Also accept the host a start page redirected to (example.com -> www.example.com). */

@@ -68,3 +68,4 @@ export {
   type CrawlStatistics,
 } from './crawler';
 export { deliverWebhook, signWebhookBody, SIGNATURE_HEADER, type WebhookDelivery, type WebhookOptions, type WebhookOutcome } from './webhook';
+export { compilePathGlobs, globToRegexSource } from './path-glob';

@@ -2,13 +2,11 @@
  * robots.txt, fetched through safe fetch and cached per origin. Follows RFC 9309: a missing
  * file (4xx) allows everything, an unreachable one (5xx, network failure) disallows everything.
  */
-import robotsParser from 'robots-parser';
 import { AppError, isAppError } from '@sitelens/contracts';
+import { MAX_ROBOTS_BYTES, readRobots, robotsAllow } from './robots-rules';
 import type { SafeFetch } from './safe-fetch';
 
 export const ROBOTS_USER_AGENT = 'Sitelens';
-/** RFC 9309 asks parsers to read at least 500 KiB. */
-const MAX_ROBOTS_BYTES = 512 * 1024;
 
 export interface RobotsRules {
   isAllowed(url: string): boolean;
@@ -29,19 +27,24 @@ const disallowAll = (unavailable: AppError): RobotsRules => ({
 });
 
 export function parseRobots(robotsUrl: string, body: string, userAgent = ROBOTS_USER_AGENT): RobotsRules {
-  const robots = robotsParser(robotsUrl, body);
-  const delay = robots.getCrawlDelay(userAgent);
+  const parsed = readRobots(body, userAgent);
+  const origin = new URL(robotsUrl).origin;
   const sitemaps: string[] = [];
-  for (const entry of robots.getSitemaps()) {
+  for (const entry of parsed.sitemaps) {
     try {
       sitemaps.push(new URL(entry, robotsUrl).href);
     } catch {
       // An unusable Sitemap line is ignored, as crawlers do.
     }
   }
+  const delay = parsed.crawlDelaySeconds;
   return {
-    // robots-parser answers undefined for another origin; those rules are not ours to apply.
-    isAllowed: (url) => robots.isAllowed(url, userAgent) !== false,
+    isAllowed: (url) => {
+      const target = URL.parse(url);
+      // Another origin's rules are not ours to apply.
+      if (target === null || target.origin !== origin) return true;
+      return robotsAllow(parsed, target.pathname + target.search);
+    },
     crawlDelayMs: typeof delay === 'number' && delay > 0 ? delay * 1000 : undefined,
     sitemaps,
   };

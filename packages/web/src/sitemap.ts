@@ -2,6 +2,7 @@
  * sitemap.xml discovery: url sets, sitemap indexes (followed, bounded) and plain-text sitemaps.
  * Best effort: a sitemap that cannot be fetched or read adds nothing and fails nothing.
  */
+import { SaxesParser } from 'saxes';
 import type { SafeFetch } from './safe-fetch';
 
 export interface ParsedSitemap {
@@ -11,47 +12,72 @@ export interface ParsedSitemap {
   sitemaps: string[];
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** Bytes of one sitemap file read at most (the sitemaps protocol allows 50 MB; few come near). */
+export const MAX_SITEMAP_BYTES = 5 * 1024 * 1024;
+/** URLs taken from one sitemap file at most (the protocol's own limit). */
+export const MAX_SITEMAP_URLS = 50_000;
+/** Characters fed to the XML parser at a time: parsing stops between chunks once the cap is met. */
+const CHUNK = 64 * 1024;
 
-function decodeXmlText(raw: string): string {
-  const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(raw);
-  if (cdata) return (cdata[1] ?? '').trim();
-  return raw
-    .replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, name: string) => {
-      if (name[0] === '#') {
-        const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
-      }
-      return ENTITIES[name.toLowerCase()] ?? whole;
-    })
-    .trim();
+function absoluteHttp(raw: string, base: string): string | undefined {
+  try {
+    const url = new URL(raw.trim(), base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-function locsIn(xml: string, element: 'url' | 'sitemap', base: string): string[] {
-  const found: string[] = [];
-  const blocks = new RegExp(`<(?:[\\w-]+:)?${element}[\\s>][\\s\\S]*?</(?:[\\w-]+:)?${element}>`, 'gi');
-  for (const block of xml.match(blocks) ?? []) {
-    const loc = /<(?:[\w-]+:)?loc>([\s\S]*?)<\/(?:[\w-]+:)?loc>/i.exec(block);
-    if (!loc?.[1]) continue;
-    try {
-      const url = new URL(decodeXmlText(loc[1]), base);
-      if (url.protocol === 'http:' || url.protocol === 'https:') found.push(url.href);
-    } catch {
-      // Not a URL: skipped.
-    }
+const localName = (name: string): string => name.slice(name.indexOf(':') + 1).toLowerCase();
+
+/**
+ * Reads `<loc>`s of `<url>` and `<sitemap>` entries with a streaming XML parser (saxes): one pass,
+ * linear in the file whatever its shape (a file of unclosed `<url>` tags included), no entity
+ * expansion beyond XML's own. Malformed XML is read as far as it goes; parsing stops once `maxUrls`
+ * entries are found.
+ */
+function parseXmlSitemap(body: string, base: string, maxUrls: number): ParsedSitemap {
+  const parsed: ParsedSitemap = { urls: [], sitemaps: [] };
+  const parser = new SaxesParser({ xmlns: false, position: false });
+  const open: string[] = [];
+  let loc: string | undefined;
+  parser.on('error', () => undefined);
+  parser.on('opentag', (tag) => {
+    const name = localName(tag.name);
+    if (name === 'loc' && (open.at(-1) === 'url' || open.at(-1) === 'sitemap')) loc = '';
+    if (!tag.isSelfClosing) open.push(name);
+  });
+  parser.on('text', (text) => {
+    if (loc !== undefined) loc += text;
+  });
+  parser.on('cdata', (text) => {
+    if (loc !== undefined) loc += text;
+  });
+  parser.on('closetag', (tag) => {
+    open.pop();
+    if (localName(tag.name) !== 'loc' || loc === undefined) return;
+    const url = absoluteHttp(loc, base);
+    loc = undefined;
+    if (url === undefined) return;
+    (open.at(-1) === 'sitemap' ? parsed.sitemaps : parsed.urls).push(url);
+  });
+  for (let at = 0; at < body.length && parsed.urls.length + parsed.sitemaps.length < maxUrls; at += CHUNK) {
+    parser.write(body.slice(at, at + CHUNK));
   }
-  return found;
+  parsed.urls = parsed.urls.slice(0, maxUrls);
+  parsed.sitemaps = parsed.sitemaps.slice(0, maxUrls - parsed.urls.length);
+  return parsed;
 }
 
-export function parseSitemap(body: string, sitemapUrl: string): ParsedSitemap {
-  if (/<(?:[\w-]+:)?(urlset|sitemapindex)[\s>]/i.test(body)) {
-    return { urls: locsIn(body, 'url', sitemapUrl), sitemaps: locsIn(body, 'sitemap', sitemapUrl) };
+/** A sitemap file: XML (`<urlset>`, `<sitemapindex>`) or text, one URL per line. At most `maxUrls` entries. */
+export function parseSitemap(body: string, sitemapUrl: string, maxUrls = MAX_SITEMAP_URLS): ParsedSitemap {
+  if (/<(?:[\w-]{1,64}:)?(urlset|sitemapindex)[\s>]/i.test(body)) return parseXmlSitemap(body, sitemapUrl, maxUrls);
+  const urls: string[] = [];
+  for (const line of body.split('\n', maxUrls * 4)) {
+    const text = line.trim();
+    if (/^https?:\/\/\S+$/i.test(text)) urls.push(text);
+    if (urls.length >= maxUrls) break;
   }
-  // A text sitemap: one URL per line.
-  const urls = body
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => /^https?:\/\/\S+$/i.test(line));
   return { urls, sitemaps: [] };
 }
 
@@ -80,9 +106,10 @@ export async function discoverFromSitemaps(sitemapUrls: string[], options: Sitem
         signal: options.signal,
         accept: 'application/xml,text/xml,text/plain;q=0.8,*/*;q=0.5',
         timeoutMs: options.timeoutMs ?? 15_000,
+        maxBytes: MAX_SITEMAP_BYTES,
       });
       if (response.status < 200 || response.status >= 300) continue;
-      parsed = parseSitemap(response.body, response.url);
+      parsed = parseSitemap(response.body, response.url, Math.min(MAX_SITEMAP_URLS, maxUrls - urls.size));
     } catch (error) {
       if (options.signal?.aborted) throw error;
       continue;

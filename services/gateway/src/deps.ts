@@ -3,6 +3,7 @@ import type { Queue, QueueEvents } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { QUEUES, bounded } from '@sitelens/contracts';
 import { createParseQueue, createQueueEvents, createRedis, createScreenshotQueue, type ParseQueue, type ScreenshotQueue } from '@sitelens/queue';
+import { createSchemaChecker, type SchemaChecker, type SchemaCheckerOptions } from '@sitelens/extract';
 import { createBlobStore, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   /** Every queue a job id may live in, for lookups by id. */
   allQueues: readonly Queue[];
   store: BlobStore;
+  /** Compiles user JSON schemas in a worker thread, off the event loop. */
+  schemaChecker: SchemaChecker;
   startedAt: number;
   version: string;
   /** Aborts when the gateway starts shutting down: long-polls answer at once with what they have. */
@@ -47,7 +50,7 @@ export interface BuiltGatewayDeps {
  */
 export async function buildGatewayDeps(
   config: Config,
-  options: { logger: Logger; metrics: Metrics; version: string; store?: BlobStore },
+  options: { logger: Logger; metrics: Metrics; version: string; store?: BlobStore; schemaChecker?: SchemaCheckerOptions },
 ): Promise<BuiltGatewayDeps> {
   const { logger } = options;
   const redis = createRedis(config.redis.url, 'client');
@@ -65,6 +68,7 @@ export async function buildGatewayDeps(
   for (const stream of Object.values(events)) stream.on('error', () => undefined);
   const store = options.store ?? (await createBlobStore(config.storage));
   const stopping = new AbortController();
+  const schemaChecker = createSchemaChecker(options.schemaChecker);
 
   const deps: GatewayDeps = {
     config,
@@ -75,6 +79,7 @@ export async function buildGatewayDeps(
     events,
     allQueues: [screenshot as unknown as Queue, parse as unknown as Queue],
     store,
+    schemaChecker,
     startedAt: Date.now(),
     version: options.version,
     stopping: stopping.signal,
@@ -87,6 +92,7 @@ export async function buildGatewayDeps(
       // Bounded: with Redis gone, BullMQ's close would wait for a connection that never comes.
       const closing = [...Object.values(events), screenshot, parse].map((closable) => closable.close().catch(() => undefined));
       await bounded(Promise.all(closing), CLOSE_TIMEOUT_MS);
+      await schemaChecker.close();
       redis.disconnect();
       eventsConnection.disconnect();
     },

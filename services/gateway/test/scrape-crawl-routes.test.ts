@@ -48,6 +48,18 @@ describe('scrape and crawl routes without a worker', () => {
     expect(running.json.data).toEqual({ url: 'https://example.com/docs', ...progress });
   });
 
+  it.each([
+    ['51 patterns', Array.from({ length: 51 }, (_, i) => `/p${i}/*`), "Invalid field 'patterns': must hold at most 50 patterns"],
+    ['a pattern of 257 characters', ['/ok', `/${'a*'.repeat(128)}`], "Invalid field 'patterns.1': must be at most 256 characters"],
+    ['a pattern that is not a string', [{ glob: '/x' }], "Invalid field 'patterns.0': must be path glob strings"],
+  ])('refuses %s with a 400 naming the field, before anything is queued', async (_name, patterns, error) => {
+    const before = await gw.deps.queues.parse.count();
+    const response = await postJson(`${gw.origin}/v1/crawl`, { url: 'https://example.com/', patterns });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ success: false, code: 'INVALID_REQUEST', error });
+    expect(await gw.deps.queues.parse.count()).toBe(before);
+  });
+
   it('answers 408 when no worker answers within the timeout, and withdraws the job', async () => {
     const started = Date.now();
     const response = await getJson(`${gw.origin}/v1/scrape?url=${encodeURIComponent('https://example.com/')}&timeout=1`);

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { BadRequest, PARSE_WORKFLOW_STATUSES, boundedInt } from '@sitelens/contracts';
-import { OUTPUT_FORMATS, PARSE_LIMITS, analyzePrompt, isModelConfigured, modelNotConfigured, parseRequest } from '@sitelens/extract';
+import { BadRequest, PARSE_WORKFLOW_STATUSES, boundedInt, isAppError } from '@sitelens/contracts';
+import {
+  OUTPUT_FORMATS,
+  PARSE_LIMITS,
+  analyzePrompt,
+  isModelConfigured,
+  modelNotConfigured,
+  parseRequest,
+  type SchemaChecker,
+} from '@sitelens/extract';
 import { enforcePagesPerRequest, enforceStreaming } from '../auth/plan-limits';
 import { defineRoute } from '../http/route';
 import { streamFramingOf } from '../jobs/chunk-stream';
@@ -43,6 +51,16 @@ export const parseAccepted = z.object({
   status_url: z.string(),
 });
 
+/** The schema compiles and its patterns run (in the checker's thread), or a 400 naming the problem. */
+async function checkSchema(checker: SchemaChecker, schema: unknown): Promise<void> {
+  try {
+    await checker.check(schema);
+  } catch (error) {
+    if (!isAppError(error) || error.code !== 'INVALID_REQUEST') throw error;
+    throw new BadRequest(`Invalid field 'schema': ${error.message.replace(/^schema: /, '')}`, { details: error.details });
+  }
+}
+
 export const parseCreate = defineRoute<ParseCreateBody>({
   method: 'post',
   paths: ['/v1/parse', '/api/v1/parse'],
@@ -63,6 +81,7 @@ export const parseCreate = defineRoute<ParseCreateBody>({
     if (body.stream && body.async) {
       throw new BadRequest("Invalid field 'async': cannot be combined with stream; choose one", { details: { field: 'async' } });
     }
+    if (body.schema !== undefined) await checkSchema(deps.schemaChecker, body.schema);
     if (body.stream) enforceStreaming(req);
     const maxPages = enforcePagesPerRequest(req, body.max_pages, 'max_pages', PARSE_LIMITS.maxPages.default);
     if (!isModelConfigured(deps.config.llm)) throw modelNotConfigured();

@@ -9,6 +9,7 @@ import { createApp } from '../../src/app';
 import { createAuthGuard, type AuthGuardOptions } from '../../src/auth/guard';
 import { buildGatewayDeps, type GatewayDeps } from '../../src/deps';
 import { testRedisUrl, uniquePrefix } from '../../../../test/support/env';
+import { schemaCheckerForTests } from '../../../../test/support/content-workers';
 
 export interface TestGateway {
   origin: string;
@@ -31,7 +32,7 @@ export async function startTestGateway(
   const logger = createLogger({ level: 'silent', service: 'gateway-test' });
   const blobStore = store ?? new FsBlobStore(path.join(dataDir, 'blobs'), 'test-secret');
   const metrics = createMetrics({ service: 'gateway-test', collectDefaults: false });
-  const built = await buildGatewayDeps(config, { logger, metrics, version: 'test', store: blobStore });
+  const built = await buildGatewayDeps(config, { logger, metrics, version: 'test', store: blobStore, schemaChecker: schemaCheckerForTests() });
   const { deps } = built;
   if (options.waitForRedis !== false) {
     await new Promise<void>((resolve) => (deps.redis.status === 'ready' ? resolve() : deps.redis.once('ready', () => resolve())));
