@@ -12,14 +12,19 @@ export interface PlanLimits {
   pagesPerRequest: number;
   /** Whether streamed parse responses are available. */
   streaming: boolean;
+  /**
+   * Most of a key's jobs running at once in each queue (fair share): the key's further jobs wait,
+   * parked, without holding a worker until one of its running jobs ends.
+   */
+  runningJobs: number;
 }
 
 export type PlanTable = Readonly<Record<PlanName, PlanLimits>>;
 
 export const PLANS: PlanTable = {
-  free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false },
-  pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true },
-  enterprise: { requestsPerMinute: 1_000, requestsPerDay: 100_000, pagesPerRequest: 100, streaming: true },
+  free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false, runningJobs: 2 },
+  pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true, runningJobs: 10 },
+  enterprise: { requestsPerMinute: 1_000, requestsPerDay: 100_000, pagesPerRequest: 100, streaming: true, runningJobs: 50 },
 };
 
 export function isPlanName(value: string): value is PlanName {

@@ -1,6 +1,7 @@
 import { parseExpression } from 'cron-parser';
 import { z } from 'zod';
 import { boundedInt, cssSelector, httpUrl, queryInt } from './fields';
+import type { PlanName } from './plans';
 
 /** Watch: a page checked on a schedule, its changes kept and notified (Supacrawler's `/v1/watch`). */
 
@@ -126,9 +127,11 @@ export interface Watch {
   last_notification: string | null;
 }
 
-/** A watch as stored: the owning API key id in hosted mode. */
+/** A watch as stored: the owning API key id and its plan in hosted mode. */
 export interface WatchRecord extends Watch {
   owner?: string;
+  /** The owner's plan when the watch was made; its checks share the key's running-job cap. */
+  plan?: PlanName;
 }
 
 export interface WatchNotificationOutcome {

@@ -5,3 +5,5 @@ export * from './job-failure';
 export * from './watch/watch-keys';
 export * from './watch/watch-store';
 export * from './watch/watch-schedule';
+export * from './fair-share/job-slots';
+export * from './fair-share/job-gate';

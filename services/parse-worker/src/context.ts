@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@sitelens/config';
 import { BrowserPool, renderHtml } from '@sitelens/browser';
 import { createModelClient, type ModelClient } from '@sitelens/extract';
-import { createRedis, createScreenshotQueue, type ScreenshotQueue } from '@sitelens/queue';
+import { QUEUES } from '@sitelens/contracts';
+import { createJobGate, createRedis, createScreenshotQueue, type ScreenshotGate, type ScreenshotQueue } from '@sitelens/queue';
 import { createBlobStore, localSecret, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import {
@@ -31,6 +32,8 @@ export interface ParseWorkerContext {
   model: ModelClient;
   store: BlobStore;
   screenshotQueue: ScreenshotQueue;
+  /** Where watch screenshots are added: the screenshot queue's fair share. */
+  screenshotGate: ScreenshotGate;
   /** The Chromium pool behind `web.renderer`; it launches on first use. */
   browser: BrowserPool;
   /** HMAC key for outbound webhooks (crawl completion, watch notifications). */
@@ -73,7 +76,19 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
   screenshotQueue.on('error', (error) => logger.warn({ err: error.message }, 'screenshot queue problem'));
 
   return {
-    context: { config, logger, metrics, redis, web, model, store, screenshotQueue, browser, webhookSecret },
+    context: {
+      config,
+      logger,
+      metrics,
+      redis,
+      web,
+      model,
+      store,
+      screenshotQueue,
+      screenshotGate: createJobGate(redis, screenshotQueue, { prefix: config.redis.prefix, queue: QUEUES.screenshot }),
+      browser,
+      webhookSecret,
+    },
     async close() {
       await browser.close({ drainMs: 1_000 });
       await content.close();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { WATCH_LIMITS, type ParseQueueJobName, type WatchJobPayload, type WatchRecord, type WatchTrigger } from '@sitelens/contracts';
-import type { ParseQueue } from '../queues';
+import type { ParseGate, ParseQueue } from '../queues';
 import { watchSchedulerId } from './watch-keys';
 
 type Scheduled = Pick<WatchRecord, 'frequency' | 'custom_frequency' | 'created_at'>;
@@ -37,6 +37,7 @@ function payloadOf(watch: WatchRecord, trigger: WatchTrigger): WatchJobPayload {
     timeoutSeconds: WATCH_LIMITS.checkTimeoutSeconds,
     acceptedAt: Date.now(),
     ...(watch.owner === undefined ? {} : { owner: watch.owner }),
+    ...(watch.plan === undefined ? {} : { plan: watch.plan }),
   };
 }
 
@@ -63,7 +64,11 @@ export async function nextWatchCheck(queue: ParseQueue, watchId: string): Promis
   return typeof scheduler?.next === 'number' ? scheduler.next : undefined;
 }
 
-/** Queues one check now (the baseline at create, or `POST /check`). */
-export async function enqueueWatchCheck(queue: ParseQueue, watch: WatchRecord, trigger: Exclude<WatchTrigger, 'schedule'>): Promise<Job> {
-  return queue.add('watch', payloadOf(watch, trigger), { jobId: `watch-${trigger}-${randomUUID()}` });
+/** Queues one check now (the baseline at create, or `POST /check`), within the owner's fair share. */
+export async function enqueueWatchCheck(
+  gate: Pick<ParseGate, 'add'>,
+  watch: WatchRecord,
+  trigger: Exclude<WatchTrigger, 'schedule'>,
+): Promise<Job> {
+  return gate.add('watch', payloadOf(watch, trigger), { jobId: `watch-${trigger}-${randomUUID()}` });
 }

@@ -1,5 +1,5 @@
 import type { Config } from '@sitelens/config';
-import { parseCancelKey, type ParseJobPayload, type ParseJobRequest } from '@sitelens/contracts';
+import { parseCancelKey, type JobEnvelope, type ParseJobPayload, type ParseJobRequest } from '@sitelens/contracts';
 import type { GatewayDeps } from '../deps';
 import { withRedis } from './redis-guard';
 
@@ -18,12 +18,10 @@ export function parseJobTimeoutSeconds(llm: Config['llm'], maxPages: number): nu
   return COLLECTION_BUDGET_SECONDS + waves * (attemptSeconds * (llm.maxRetries + 1) + backoffSeconds);
 }
 
-export interface ParseJobSpec {
+export interface ParseJobSpec extends Pick<JobEnvelope, 'owner' | 'plan'> {
   jobId: string;
   request: ParseJobRequest;
   timeoutSeconds: number;
-  /** API key id in hosted mode. */
-  owner: string | undefined;
 }
 
 /**
@@ -35,8 +33,9 @@ export async function enqueueParse(deps: GatewayDeps, spec: ParseJobSpec): Promi
     timeoutSeconds: spec.timeoutSeconds,
     acceptedAt: Date.now(),
     ...(spec.owner === undefined ? {} : { owner: spec.owner }),
+    ...(spec.plan === undefined ? {} : { plan: spec.plan }),
   };
-  await withRedis(deps.redis, () => deps.queues.parse.add('parse', payload, { jobId: spec.jobId, attempts: 1 }));
+  await withRedis(deps.redis, () => deps.gates.parse.add('parse', payload, { jobId: spec.jobId, attempts: 1 }));
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type CrawlJobPayload,
 } from '@sitelens/contracts';
 import { enforcePagesPerRequest } from '../auth/plan-limits';
+import { jobOwnerOf } from '../auth/job-owner';
 import { defineRoute } from '../http/route';
 import { acceptedStatus } from '../http/accepted-status';
 import { assertUrlAllowed } from '../http/url-policy';
@@ -39,9 +40,9 @@ export const crawlCreate = defineRoute<CrawlCreateRequest>({
       request: { ...body, link_limit: linkLimit },
       timeoutSeconds: crawlTimeoutSeconds(linkLimit),
       acceptedAt: Date.now(),
-      owner: req.auth?.keyId,
+      ...jobOwnerOf(req),
     };
-    await withRedis(deps.redis, () => deps.queues.parse.add('crawl', payload, { jobId }));
+    await withRedis(deps.redis, () => deps.gates.parse.add('crawl', payload, { jobId }));
     return {
       status: acceptedStatus(req),
       body: { success: true, job_id: jobId, type: 'crawl', status: 'processing', status_url: `${origin}/v1/crawl/${jobId}` },

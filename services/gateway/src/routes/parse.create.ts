@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { BadRequest, PARSE_WORKFLOW_STATUSES, boundedInt } from '@sitelens/contracts';
 import { OUTPUT_FORMATS, PARSE_LIMITS, analyzePrompt, isModelConfigured, modelNotConfigured, parseRequest } from '@sitelens/extract';
+import { jobOwnerOf } from '../auth/job-owner';
 import { enforcePagesPerRequest, enforceStreaming } from '../auth/plan-limits';
 import { defineRoute } from '../http/route';
 import { streamFramingOf } from '../jobs/chunk-stream';
@@ -84,7 +85,7 @@ export const parseCreate = defineRoute<ParseCreateBody>({
           max_pages: maxPages,
         },
         timeoutSeconds: parseJobTimeoutSeconds(deps.config.llm, maxPages),
-        owner: req.auth?.keyId,
+        ...jobOwnerOf(req),
       },
     };
     if (body.async) return queueParse(run, origin);

@@ -9,6 +9,7 @@ import {
   type ScrapeQuery,
 } from '@sitelens/contracts';
 import { enforcePagesPerRequest } from '../auth/plan-limits';
+import { jobOwnerOf } from '../auth/job-owner';
 import { defineRoute } from '../http/route';
 import { assertUrlAllowed } from '../http/url-policy';
 import { awaitJob } from '../jobs/await-job';
@@ -40,10 +41,10 @@ export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
     }
 
     const acceptedAt = Date.now();
-    const payload: ScrapeJobPayload = { request: query, linkMapPages, timeoutSeconds: query.timeout, acceptedAt, owner: req.auth?.keyId };
+    const payload: ScrapeJobPayload = { request: query, linkMapPages, timeoutSeconds: query.timeout, acceptedAt, ...jobOwnerOf(req) };
     const queue = deps.queues.parse;
     const job = await withRedis(deps.redis, () =>
-      queue.add('scrape', payload, { jobId: randomUUID(), attempts: 1, removeOnComplete: SCRAPE_JOB_KEEP, removeOnFail: SCRAPE_JOB_KEEP }),
+      deps.gates.parse.add('scrape', payload, { jobId: randomUUID(), attempts: 1, removeOnComplete: SCRAPE_JOB_KEEP, removeOnFail: SCRAPE_JOB_KEEP }),
     );
     const waitMs = acceptedAt + query.timeout * 1000 + ANSWER_MARGIN_MS - Date.now();
     const outcome = await awaitJob<ScrapeJobResult>(deps, queue, job, deps.events.parse, waitMs);

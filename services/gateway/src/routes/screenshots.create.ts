@@ -10,6 +10,7 @@ import { defineRoute } from '../http/route';
 import { acceptedStatus } from '../http/accepted-status';
 import { withRedis } from '../jobs/redis-guard';
 import { assertUrlAllowed } from '../http/url-policy';
+import { jobOwnerOf } from '../auth/job-owner';
 
 export const screenshotCreateResponse = z.object({
   success: z.literal(true),
@@ -50,9 +51,9 @@ export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
     assertUrlAllowed(deps.config, body.url);
     const jobId = randomUUID();
     const job = await withRedis(deps.redis, () =>
-      deps.queues.screenshot.add(
+      deps.gates.screenshot.add(
         'screenshot',
-        { request: body, timeoutSeconds: screenshotJobSeconds(body), acceptedAt: Date.now(), owner: req.auth?.keyId },
+        { request: body, timeoutSeconds: screenshotJobSeconds(body), acceptedAt: Date.now(), ...jobOwnerOf(req) },
         { jobId },
       ),
     );

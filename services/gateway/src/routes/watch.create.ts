@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BadRequest, WATCH_LIMITS, checkCron, watchCreateRequest, type WatchCreateRequest, type WatchRecord } from '@sitelens/contracts';
 import { enqueueWatchCheck, scheduleWatch } from '@sitelens/queue';
 import type { GatewayDeps } from '../deps';
+import { jobOwnerOf } from '../auth/job-owner';
 import { defineRoute } from '../http/route';
 import { assertUrlAllowed } from '../http/url-policy';
 import { withRedis } from '../jobs/redis-guard';
@@ -38,6 +39,7 @@ export const watchCreate = defineRoute<WatchCreateRequest>({
     assertHostedPace(body, deps);
     const now = new Date().toISOString();
     const owner = watchOwnerOf(req, deps);
+    const { plan } = jobOwnerOf(req);
     const watch: WatchRecord = {
       id: randomUUID(),
       ...body,
@@ -48,13 +50,14 @@ export const watchCreate = defineRoute<WatchCreateRequest>({
       last_change: null,
       last_notification: null,
       ...(owner === undefined ? {} : { owner }),
+      ...(owner === undefined || plan === undefined ? {} : { plan }),
     };
     const store = watchStoreOf(deps);
     await withRedis(deps.redis, async () => {
       await store.create(watch);
       try {
         await scheduleWatch(deps.queues.parse, watch);
-        await enqueueWatchCheck(deps.queues.parse, watch, 'create');
+        await enqueueWatchCheck(deps.gates.parse, watch, 'create');
       } catch (error) {
         await store.remove(watch.id).catch(() => undefined);
         throw error;

@@ -50,7 +50,7 @@ export function createWatchHandler(context: ParseWorkerContext, options: WatchHa
           store,
           blobs: context.store,
           web: { ...context.web, logger },
-          screenshotQueue: context.screenshotQueue,
+          screenshotGate: context.screenshotGate,
           notify: {
             webhookSecret: context.webhookSecret,
             allowPrivateUrls: context.config.allowPrivateUrls,

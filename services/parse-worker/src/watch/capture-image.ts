@@ -5,15 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { JOB_DEADLINE_MARGIN_SECONDS, decodeJobError, screenshotCreateRequest, screenshotJobSeconds, type WatchRecord } from '@sitelens/contracts';
-import type { ScreenshotQueue } from '@sitelens/queue';
+import type { ScreenshotGate } from '@sitelens/queue';
 
 export type CapturedImage = { key: string } | { error: string };
 
 const POLL_MS = 250;
 
 export async function captureWatchImage(
-  watch: Pick<WatchRecord, 'url' | 'full_page' | 'quality' | 'owner'>,
-  queue: ScreenshotQueue,
+  watch: Pick<WatchRecord, 'url' | 'full_page' | 'quality' | 'owner' | 'plan'>,
+  gate: ScreenshotGate,
   signal?: AbortSignal,
 ): Promise<CapturedImage> {
   // quality only means something for lossy formats, so a watch that sets it gets a JPEG.
@@ -22,16 +22,22 @@ export async function captureWatchImage(
     full_page: watch.full_page,
     ...(watch.quality === undefined ? {} : { format: 'jpeg', quality: watch.quality }),
   });
-  const job = await queue.add(
+  const job = await gate.add(
     'screenshot',
-    { request, timeoutSeconds: screenshotJobSeconds(request), acceptedAt: Date.now(), ...(watch.owner === undefined ? {} : { owner: watch.owner }) },
+    {
+      request,
+      timeoutSeconds: screenshotJobSeconds(request),
+      acceptedAt: Date.now(),
+      ...(watch.owner === undefined ? {} : { owner: watch.owner }),
+      ...(watch.plan === undefined ? {} : { plan: watch.plan }),
+    },
     { jobId: randomUUID() },
   );
   const deadline = Date.now() + (job.data.timeoutSeconds + JOB_DEADLINE_MARGIN_SECONDS) * 1000;
   while (Date.now() < deadline && !signal?.aborted) {
     const state = await job.getState();
     if (state === 'completed' || state === 'failed') {
-      const done = await queue.getJob(job.id ?? '');
+      const done = await gate.queue.getJob(job.id ?? '');
       if (state === 'completed' && done?.returnvalue?.key) return { key: done.returnvalue.key };
       return { error: decodeJobError(done?.failedReason).message || 'The screenshot failed' };
     }
