@@ -4,9 +4,6 @@
  * loading, and queues more; a pro key's light screenshot still completes at once, because the free
  * key's extra jobs wait parked instead of holding the third worker slot.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { loadConfig } from '@sitelens/config';
 import { PLANS } from '@sitelens/contracts';
 import { createLogger } from '@sitelens/telemetry';
