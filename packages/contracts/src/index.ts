@@ -8,3 +8,4 @@ export * from './queues';
 export * from './plans';
 export * from './watch';
 export * from './timing';
+export * from './job-map';

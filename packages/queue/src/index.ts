@@ -7,3 +7,4 @@ export * from './watch/watch-store';
 export * from './watch/watch-schedule';
 export * from './fair-share/job-slots';
 export * from './fair-share/job-gate';
+export * from './jobs/enqueue';

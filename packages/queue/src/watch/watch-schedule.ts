@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
-import { WATCH_LIMITS, type ParseQueueJobName, type WatchJobPayload, type WatchRecord, type WatchTrigger } from '@sitelens/contracts';
-import type { ParseGate, ParseQueue } from '../queues';
+import { jobPayload, type ParseQueueJobName, type WatchJobPayload, type WatchRecord, type WatchTrigger } from '@sitelens/contracts';
+import { addJob, type JobGates } from '../jobs/enqueue';
+import type { ParseQueue } from '../queues';
 import { watchSchedulerId } from './watch-keys';
 
 type Scheduled = Pick<WatchRecord, 'frequency' | 'custom_frequency' | 'created_at'>;
@@ -31,14 +32,7 @@ export function watchPattern(watch: Scheduled): string {
 }
 
 function payloadOf(watch: WatchRecord, trigger: WatchTrigger): WatchJobPayload {
-  return {
-    watchId: watch.id,
-    trigger,
-    timeoutSeconds: WATCH_LIMITS.checkTimeoutSeconds,
-    acceptedAt: Date.now(),
-    ...(watch.owner === undefined ? {} : { owner: watch.owner }),
-    ...(watch.plan === undefined ? {} : { plan: watch.plan }),
-  };
+  return jobPayload('watch', { watchId: watch.id, trigger }, { owner: { owner: watch.owner, plan: watch.plan } });
 }
 
 /**
@@ -66,9 +60,9 @@ export async function nextWatchCheck(queue: ParseQueue, watchId: string): Promis
 
 /** Queues one check now (the baseline at create, or `POST /check`), within the owner's fair share. */
 export async function enqueueWatchCheck(
-  gate: Pick<ParseGate, 'add'>,
+  gates: JobGates,
   watch: WatchRecord,
   trigger: Exclude<WatchTrigger, 'schedule'>,
 ): Promise<Job> {
-  return gate.add('watch', payloadOf(watch, trigger), { jobId: `watch-${trigger}-${randomUUID()}` });
+  return addJob(gates, 'watch', payloadOf(watch, trigger), `watch-${trigger}-${randomUUID()}`);
 }

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { Unavailable, type ParseJobProgress, type ParseJobResult } from '@sitelens/contracts';
+import { Unavailable, followDeadline, type ParseJobProgress, type ParseJobResult } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
 import type { GatewayDeps } from '../deps';
 import type { RouteResult } from '../http/route';
@@ -17,9 +17,6 @@ export interface ParseRun {
   /** When the request arrived: execution_time is the client's wait. */
   startedAt: number;
 }
-
-/** How long the gateway waits beyond the job's own budget before giving up on it. */
-const WAIT_MARGIN_MS = 30_000;
 
 function finalBody(run: ParseRun, result: ParseJobResult) {
   return { ...result, execution_time: Date.now() - run.startedAt, job_id: run.spec.jobId };
@@ -46,7 +43,7 @@ function followLater(run: ParseRun): string {
 async function start(run: ParseRun, onProgress: (chunk: ParseJobProgress) => void): Promise<ParseWatch> {
   const { deps, res, spec } = run;
   if (deps.stopping.aborted) throw new Unavailable('The service is restarting; send the request again');
-  const watch = watchParseJob(deps, spec.jobId, { onProgress, waitMs: spec.timeoutSeconds * 1000 + WAIT_MARGIN_MS });
+  const watch = watchParseJob(deps, spec.jobId, { onProgress, waitMs: followDeadline('parse', spec.payload) - Date.now() });
   const onStopping = () => watch.stop(followLater(run));
   deps.stopping.addEventListener('abort', onStopping, { once: true });
   void watch.done.then(() => deps.stopping.removeEventListener('abort', onStopping));

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import {
-  CRAWL_LIMITS,
-  crawlCreateRequest,
-  crawlTimeoutSeconds,
-  type CrawlCreateRequest,
-  type CrawlJobPayload,
-} from '@sitelens/contracts';
+import { CRAWL_LIMITS, crawlCreateRequest, type CrawlCreateRequest } from '@sitelens/contracts';
+import { enqueue } from '@sitelens/queue';
 import { enforcePagesPerRequest } from '../auth/plan-limits';
 import { jobOwnerOf } from '../auth/job-owner';
 import { defineRoute } from '../http/route';
@@ -36,13 +31,8 @@ export const crawlCreate = defineRoute<CrawlCreateRequest>({
     if (body.webhook_url) assertUrlAllowed(deps.config, body.webhook_url);
     const linkLimit = enforcePagesPerRequest(req, body.link_limit, 'link_limit', CRAWL_LIMITS.linkLimit.default);
     const jobId = randomUUID();
-    const payload: CrawlJobPayload = {
-      request: { ...body, link_limit: linkLimit },
-      timeoutSeconds: crawlTimeoutSeconds(linkLimit),
-      acceptedAt: Date.now(),
-      ...jobOwnerOf(req),
-    };
-    await withRedis(deps.redis, () => deps.gates.parse.add('crawl', payload, { jobId }));
+    const request = { ...body, link_limit: linkLimit };
+    await withRedis(deps.redis, () => enqueue(deps.gates, 'crawl', { request }, { owner: jobOwnerOf(req), jobId }));
     return {
       status: acceptedStatus(req),
       body: { success: true, job_id: jobId, type: 'crawl', status: 'processing', status_url: `${origin}/v1/crawl/${jobId}` },

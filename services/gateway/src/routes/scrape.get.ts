@@ -1,13 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import {
-  SCRAPE_LIMITS,
-  TimeoutError,
-  scrapeQuery,
-  scrapeResponseSchema,
-  type ScrapeJobPayload,
-  type ScrapeJobResult,
-  type ScrapeQuery,
-} from '@sitelens/contracts';
+import { SCRAPE_LIMITS, TimeoutError, followDeadline, scrapeQuery, scrapeResponseSchema, type ScrapeJobResult, type ScrapeQuery } from '@sitelens/contracts';
+import { enqueue } from '@sitelens/queue';
 import { enforcePagesPerRequest } from '../auth/plan-limits';
 import { jobOwnerOf } from '../auth/job-owner';
 import { defineRoute } from '../http/route';
@@ -15,11 +7,6 @@ import { assertUrlAllowed } from '../http/url-policy';
 import { awaitJob } from '../jobs/await-job';
 import { readScrapeCache, scrapeCacheKey, writeScrapeCache } from '../jobs/scrape-cache';
 import { withRedis } from '../jobs/redis-guard';
-
-/** Beyond the scrape's own timeout (which the worker enforces), for the queue and the answer's trip back. */
-const ANSWER_MARGIN_MS = 2_000;
-/** Scrape jobs are read once, by the request that made them; keep them only briefly. */
-const SCRAPE_JOB_KEEP = { age: 300 };
 
 export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
   method: 'get',
@@ -40,13 +27,9 @@ export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
       if (cached) return { status: 200, body: cached, headers: { 'x-cache': 'HIT' } };
     }
 
-    const acceptedAt = Date.now();
-    const payload: ScrapeJobPayload = { request: query, linkMapPages, timeoutSeconds: query.timeout, acceptedAt, ...jobOwnerOf(req) };
     const queue = deps.queues.parse;
-    const job = await withRedis(deps.redis, () =>
-      deps.gates.parse.add('scrape', payload, { jobId: randomUUID(), attempts: 1, removeOnComplete: SCRAPE_JOB_KEEP, removeOnFail: SCRAPE_JOB_KEEP }),
-    );
-    const waitMs = acceptedAt + query.timeout * 1000 + ANSWER_MARGIN_MS - Date.now();
+    const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'scrape', { request: query, linkMapPages }, { owner: jobOwnerOf(req) }));
+    const waitMs = followDeadline('scrape', job.data) - Date.now();
     const outcome = await awaitJob<ScrapeJobResult>(deps, queue, job, deps.events.parse, waitMs);
     if (!outcome.finished) throw new TimeoutError(`Scraping ${query.url} took longer than the ${query.timeout} s timeout`);
     await writeScrapeCache(deps.redis, cacheKey, outcome.result, log);

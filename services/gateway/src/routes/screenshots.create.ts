@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import { TimeoutError, screenshotCreateRequest, screenshotJobSeconds, type ScreenshotCreateRequest, type ScreenshotJobResult } from '@sitelens/contracts';
+import { TimeoutError, followDeadline, screenshotCreateRequest, type ScreenshotCreateRequest, type ScreenshotJobResult } from '@sitelens/contracts';
+import { enqueue } from '@sitelens/queue';
 import type { GatewayDeps } from '../deps';
 import { awaitJob } from '../jobs/await-job';
 import type { ScreenshotJob } from '../jobs/screenshot-view';
@@ -21,9 +22,6 @@ export const screenshotCreateResponse = z.object({
   status_url: z.string(),
   metadata: z.object({ device: z.string() }),
 });
-
-/** Beyond the job's own budget (timeoutSeconds): waiting in the queue and storing the image. */
-const STREAM_MARGIN_SECONDS = 30;
 
 /** `stream: true`: holds the request until the job ends and answers with the image bytes. */
 async function sendImageWhenDone(job: ScreenshotJob, options: { deps: GatewayDeps; res: Response; waitMs: number }): Promise<void> {
@@ -50,15 +48,9 @@ export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
   async handler({ body, deps, origin, req, res }) {
     assertUrlAllowed(deps.config, body.url);
     const jobId = randomUUID();
-    const job = await withRedis(deps.redis, () =>
-      deps.gates.screenshot.add(
-        'screenshot',
-        { request: body, timeoutSeconds: screenshotJobSeconds(body), acceptedAt: Date.now(), ...jobOwnerOf(req) },
-        { jobId },
-      ),
-    );
+    const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'screenshot', { request: body }, { owner: jobOwnerOf(req), jobId }));
     if (body.stream) {
-      await sendImageWhenDone(job, { deps, res, waitMs: (job.data.timeoutSeconds + STREAM_MARGIN_SECONDS) * 1000 });
+      await sendImageWhenDone(job, { deps, res, waitMs: followDeadline('screenshot', job.data) - Date.now() });
       return undefined;
     }
     return {

@@ -26,7 +26,7 @@ export const watchCheck = defineRoute<undefined, WatchCheckQuery, WatchIdParams>
   },
   async handler({ params, query, deps, req, origin }) {
     const { store, watch } = await loadWatch(deps, req, params.id);
-    const queued = await withRedis(deps.redis, () => enqueueWatchCheck(deps.gates.parse, watch, 'manual'));
+    const queued = await withRedis(deps.redis, () => enqueueWatchCheck(deps.gates, watch, 'manual'));
     const jobId = queued.id ?? '';
     if (query.wait > 0) await waitForJobEnd(queued, deps.events.parse, query.wait * 1000, deps.stopping);
     const snapshot = await withRedis(deps.redis, () => readJob(deps.queues.parse, jobId));

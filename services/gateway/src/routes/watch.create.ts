@@ -57,7 +57,7 @@ export const watchCreate = defineRoute<WatchCreateRequest>({
       await store.create(watch);
       try {
         await scheduleWatch(deps.queues.parse, watch);
-        await enqueueWatchCheck(deps.gates.parse, watch, 'create');
+        await enqueueWatchCheck(deps.gates, watch, 'create');
       } catch (error) {
         await store.remove(watch.id).catch(() => undefined);
         throw error;

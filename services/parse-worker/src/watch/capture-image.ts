@@ -3,9 +3,8 @@
  * it), waited for so the result can keep the image's storage key; the gateway signs a fresh URL
  * for it on every read.
  */
-import { randomUUID } from 'node:crypto';
-import { JOB_DEADLINE_MARGIN_SECONDS, decodeJobError, screenshotCreateRequest, screenshotJobSeconds, type WatchRecord } from '@sitelens/contracts';
-import type { ScreenshotGate } from '@sitelens/queue';
+import { decodeJobError, followDeadline, screenshotCreateRequest, type WatchRecord } from '@sitelens/contracts';
+import { enqueue, type ScreenshotGate } from '@sitelens/queue';
 
 export type CapturedImage = { key: string } | { error: string };
 
@@ -22,18 +21,8 @@ export async function captureWatchImage(
     full_page: watch.full_page,
     ...(watch.quality === undefined ? {} : { format: 'jpeg', quality: watch.quality }),
   });
-  const job = await gate.add(
-    'screenshot',
-    {
-      request,
-      timeoutSeconds: screenshotJobSeconds(request),
-      acceptedAt: Date.now(),
-      ...(watch.owner === undefined ? {} : { owner: watch.owner }),
-      ...(watch.plan === undefined ? {} : { plan: watch.plan }),
-    },
-    { jobId: randomUUID() },
-  );
-  const deadline = Date.now() + (job.data.timeoutSeconds + JOB_DEADLINE_MARGIN_SECONDS) * 1000;
+  const job = await enqueue({ screenshot: gate }, 'screenshot', { request }, { owner: { owner: watch.owner, plan: watch.plan } });
+  const deadline = followDeadline('screenshot', job.data);
   while (Date.now() < deadline && !signal?.aborted) {
     const state = await job.getState();
     if (state === 'completed' || state === 'failed') {
