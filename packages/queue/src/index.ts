@@ -8,3 +8,4 @@ export * from './watch/watch-schedule';
 export * from './fair-share/job-slots';
 export * from './fair-share/job-gate';
 export * from './jobs/enqueue';
+export * from './jobs/follow-job';

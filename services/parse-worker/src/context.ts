@@ -3,8 +3,9 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@sitelens/config';
 import { BrowserPool, renderHtml } from '@sitelens/browser';
 import { createModelClient, type ModelClient } from '@sitelens/extract';
-import { QUEUES } from '@sitelens/contracts';
-import { createJobGate, createRedis, createScreenshotQueue, type ScreenshotGate, type ScreenshotQueue } from '@sitelens/queue';
+import { QUEUES, bounded } from '@sitelens/contracts';
+import type { QueueEvents } from 'bullmq';
+import { createJobGate, createQueueEvents, createRedis, createScreenshotQueue, type ScreenshotGate, type ScreenshotQueue } from '@sitelens/queue';
 import { createBlobStore, localSecret, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import {
@@ -34,6 +35,8 @@ export interface ParseWorkerContext {
   screenshotQueue: ScreenshotQueue;
   /** Where watch screenshots are added: the screenshot queue's fair share. */
   screenshotGate: ScreenshotGate;
+  /** The screenshot queue's events, to follow a watch's screenshot to its end. */
+  screenshotEvents: QueueEvents;
   /** The Chromium pool behind `web.renderer`; it launches on first use. */
   browser: BrowserPool;
   /** HMAC key for outbound webhooks (crawl completion, watch notifications). */
@@ -74,6 +77,10 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
   const screenshotQueue = createScreenshotQueue({ connection: redis, prefix: config.redis.prefix, retentionMs: config.jobRetentionMs });
   screenshotQueue.on('error', (error) => logger.warn({ err: error.message }, 'screenshot queue problem'));
+  const eventsConnection = createRedis(config.redis.url, 'worker');
+  eventsConnection.on('error', () => undefined);
+  const screenshotEvents = createQueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix: config.redis.prefix });
+  screenshotEvents.on('error', () => undefined);
 
   return {
     context: {
@@ -86,6 +93,7 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
       store,
       screenshotQueue,
       screenshotGate: createJobGate(redis, screenshotQueue, { prefix: config.redis.prefix, queue: QUEUES.screenshot }),
+      screenshotEvents,
       browser,
       webhookSecret,
     },
@@ -94,6 +102,8 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
       await content.close();
       await fetcher.close();
       await screenshotQueue.close().catch(() => undefined);
+      await bounded(screenshotEvents.close().catch(() => undefined), 2_000);
+      eventsConnection.disconnect();
       redis.disconnect();
     },
   };

@@ -6,7 +6,7 @@ import type { RouteResult } from '../http/route';
 import { openChunkStream, type StreamFraming } from './chunk-stream';
 import { parseError, parseJobFailure, type ParseFacts } from './parse-errors';
 import { cancelParse, enqueueParse, type ParseJobSpec } from './parse-job';
-import { watchParseJob, type ParseOutcome, type ParseWatch } from './parse-watch';
+import { followParse, type ParseOutcome, type ParseWatch } from './parse-follow';
 
 /** One parse request in flight at the gateway. */
 export interface ParseRun {
@@ -43,7 +43,7 @@ function followLater(run: ParseRun): string {
 async function start(run: ParseRun, onProgress: (chunk: ParseJobProgress) => void): Promise<ParseWatch> {
   const { deps, res, spec } = run;
   if (deps.stopping.aborted) throw new Unavailable('The service is restarting; send the request again');
-  const watch = watchParseJob(deps, spec.jobId, { onProgress, waitMs: followDeadline('parse', spec.payload) - Date.now() });
+  const watch = followParse(deps, spec.jobId, { onProgress, waitMs: followDeadline('parse', spec.payload) - Date.now() });
   const onStopping = () => watch.stop(followLater(run));
   deps.stopping.addEventListener('abort', onStopping, { once: true });
   void watch.done.then(() => deps.stopping.removeEventListener('abort', onStopping));

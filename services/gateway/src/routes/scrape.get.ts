@@ -30,7 +30,8 @@ export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
     const queue = deps.queues.parse;
     const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'scrape', { request: query, linkMapPages }, { owner: jobOwnerOf(req) }));
     const waitMs = followDeadline('scrape', job.data) - Date.now();
-    const outcome = await awaitJob<ScrapeJobResult>(deps, queue, job, deps.events.parse, waitMs);
+    const source = { queue, events: deps.events.parse, gate: deps.gates.parse };
+    const outcome = await awaitJob<ScrapeJobResult>(deps, source, String(job.id), waitMs);
     if (!outcome.finished) throw new TimeoutError(`Scraping ${query.url} took longer than the ${query.timeout} s timeout`);
     await writeScrapeCache(deps.redis, cacheKey, outcome.result, log);
     return { status: 200, body: outcome.result, headers: { 'x-cache': 'MISS' } };

@@ -26,7 +26,8 @@ export const screenshotCreateResponse = z.object({
 /** `stream: true`: holds the request until the job ends and answers with the image bytes. */
 async function sendImageWhenDone(job: ScreenshotJob, options: { deps: GatewayDeps; res: Response; waitMs: number }): Promise<void> {
   const { deps, res } = options;
-  const outcome = await awaitJob<ScreenshotJobResult>(deps, deps.queues.screenshot, job, deps.events.screenshot, options.waitMs);
+  const source = { queue: deps.queues.screenshot, events: deps.events.screenshot, gate: deps.gates.screenshot };
+  const outcome = await awaitJob<ScreenshotJobResult>(deps, source, String(job.id), options.waitMs);
   if (!outcome.finished) {
     throw new TimeoutError(`The screenshot did not finish in time; poll GET /v1/screenshots?job_id=${job.id} for it`);
   }

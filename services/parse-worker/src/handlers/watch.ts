@@ -51,6 +51,7 @@ export function createWatchHandler(context: ParseWorkerContext, options: WatchHa
           blobs: context.store,
           web: { ...context.web, logger },
           screenshotGate: context.screenshotGate,
+          screenshotEvents: context.screenshotEvents,
           notify: {
             webhookSecret: context.webhookSecret,
             allowPrivateUrls: context.config.allowPrivateUrls,

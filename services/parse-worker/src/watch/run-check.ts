@@ -12,6 +12,7 @@ import {
   type WatchResultRecord,
   type WatchTrigger,
 } from '@sitelens/contracts';
+import type { QueueEvents } from 'bullmq';
 import type { ScreenshotGate, WatchSnapshot, WatchStore } from '@sitelens/queue';
 import type { BlobStore } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
@@ -26,6 +27,7 @@ export interface CheckDeps {
   blobs: BlobStore;
   web: WebDeps;
   screenshotGate: ScreenshotGate;
+  screenshotEvents: QueueEvents;
   notify: NotifyDeps;
   logger: Logger;
 }
@@ -61,7 +63,7 @@ async function deleteImages(results: readonly Pick<WatchResultRecord, 'image_key
 /** The check's own outcome, before anything is stored. Throws only what a retry may fix. */
 async function check(watch: WatchRecord, run: CheckRun, deps: CheckDeps, base: Pick<WatchResultRecord, 'id' | 'executed_at' | 'trigger' | 'scheduled_for'>) {
   const signal = AbortSignal.timeout(WATCH_LIMITS.checkTimeoutSeconds * 1000);
-  const imageTask = watch.include_image ? captureWatchImage(watch, deps.screenshotGate, signal) : Promise.resolve(undefined);
+  const imageTask = watch.include_image ? captureWatchImage(watch, { gate: deps.screenshotGate, events: deps.screenshotEvents }, signal) : Promise.resolve(undefined);
   try {
     const observed = await observePage(watch, deps.web, { timeoutMs: PAGE_TIMEOUT_MS, signal });
     const image = await imageTask;
