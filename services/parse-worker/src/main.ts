@@ -1,7 +1,7 @@
 import type { Job, Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { AppError, QUEUES, bounded, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
-import { createJobGate, createParseQueue, createRedis, createWorker, dueEnvelope, jobDeadline, toJobFailure } from '@sitelens/queue';
+import { createRedis, startJobWorker } from '@sitelens/queue';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { openParseWorkerContext, type ContextOptions, type ParseWorkerContext } from './context';
 import { createParseHandlers } from './handlers';
@@ -29,33 +29,25 @@ export async function startParseWorker(
   const handlers = options.handlers ?? createParseHandlers(opened.context);
   const connection = createRedis(config.redis.url, 'worker');
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
-  // Fair share: a job runs in its key's slot; one over the key's cap is parked again at once.
-  const ownQueue = createParseQueue({ connection, prefix: config.redis.prefix, retentionMs: config.jobRetentionMs });
-  const gate = createJobGate(connection, ownQueue, { prefix: config.redis.prefix, queue: QUEUES.parse });
-  const worker = createWorker<ParseQueuePayload, unknown, ParseQueueJobName>(
+  const jobs = startJobWorker<ParseQueuePayload, unknown, ParseQueueJobName>(
     QUEUES.parse,
-    async (job, token) => {
-      const late = Date.now() > jobDeadline(dueEnvelope(job), config.jobQueueTimeoutMs);
-      const measured = () =>
-        measureJob(metrics, QUEUES.parse, job.name, async () => {
-          try {
-            if (late) throw new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline');
-            const handler = handlers[job.name];
-            if (!handler) throw new AppError('INTERNAL', `No handler for ${job.name} jobs`);
-            return await handler(job, logger.child({ jobId: job.id, job: job.name }));
-          } catch (error) {
-            throw toJobFailure(error);
-          }
-        });
-      if (late) {
-        await gate.forget(job);
-        return measured();
-      }
-      return gate.run(job, token, measured);
+    {
+      connection,
+      prefix: config.redis.prefix,
+      retentionMs: config.jobRetentionMs,
+      concurrency: config.llm.concurrency,
+      queueTimeoutMs: config.jobQueueTimeoutMs,
     },
-    { connection, prefix: config.redis.prefix },
-    { concurrency: config.llm.concurrency },
+    {
+      process: async (job) => {
+        const handler = handlers[job.name];
+        if (!handler) throw new AppError('INTERNAL', `No handler for ${job.name} jobs`);
+        return handler(job, logger.child({ jobId: job.id, job: job.name }));
+      },
+      measure: (job, work) => measureJob(metrics, QUEUES.parse, job.name, work),
+    },
   );
+  const { worker } = jobs;
   worker.on('error', (error) => logger.warn({ err: error.message }, 'parse worker problem'));
   const ops = config.workerHttp
     ? await startOpsServer({
@@ -77,7 +69,7 @@ export async function startParseWorker(
       await bounded(worker.close(), config.shutdownTimeoutMs);
       await bounded(worker.close(true).catch(() => undefined), 2_000);
       await bounded(opened.close(), 5_000);
-      await bounded(ownQueue.close().catch(() => undefined), 2_000);
+      await jobs.close();
       connection.disconnect();
       // Last, so probes keep answering while jobs drain.
       await ops?.close();

@@ -2,7 +2,7 @@ import type { Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { BrowserPool, captureScreenshot } from '@sitelens/browser';
-import { createJobGate, createRedis, createScreenshotQueue, createWorker, jobDeadline } from '@sitelens/queue';
+import { createRedis, startJobWorker } from '@sitelens/queue';
 import { createBlobStore } from '@sitelens/storage';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { createUrlGuard } from '@sitelens/web';
@@ -34,30 +34,25 @@ export async function startScreenshotWorker(
   const processor = createScreenshotProcessor({
     store,
     logger,
-    queueTimeoutMs: config.jobQueueTimeoutMs,
     capture: (request, { signal, logger: jobLogger }) =>
       captureScreenshot(pool, request, { signal, logger: jobLogger, fullPageMaxHeight: config.browser.fullPageMaxHeight, urlGuard }),
   });
 
   const connection = createRedis(config.redis.url, 'worker');
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
-  // Fair share: a job runs in its key's slot; one over the key's cap is parked again at once.
-  const ownQueue = createScreenshotQueue({ connection, prefix: config.redis.prefix, retentionMs: config.jobRetentionMs });
-  const gate = createJobGate(connection, ownQueue, { prefix: config.redis.prefix, queue: QUEUES.screenshot });
-  const worker = createWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
+  // BullMQ renews each job's lock while this process lives; a killed worker's jobs go to another.
+  const jobs = startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
     QUEUES.screenshot,
-    async (job, token) => {
-      const measured = () => measureJob(metrics, QUEUES.screenshot, job.name, () => processor(job));
-      if (Date.now() > jobDeadline(job.data, config.jobQueueTimeoutMs)) {
-        await gate.forget(job);
-        return measured();
-      }
-      return gate.run(job, token, measured);
+    {
+      connection,
+      prefix: config.redis.prefix,
+      retentionMs: config.jobRetentionMs,
+      concurrency: config.browser.concurrency,
+      queueTimeoutMs: config.jobQueueTimeoutMs,
     },
-    { connection, prefix: config.redis.prefix },
-    // BullMQ renews each job's lock while this process lives; a killed worker's jobs go to another.
-    { concurrency: config.browser.concurrency },
+    { process: processor, measure: (job, work) => measureJob(metrics, QUEUES.screenshot, job.name, work) },
   );
+  const { worker } = jobs;
   worker.on('error', (error) => logger.warn({ err: error.message }, 'screenshot worker problem'));
 
   const ops = config.workerHttp
@@ -92,7 +87,7 @@ export async function startScreenshotWorker(
       // its reconnecting fetch loop; a second close returns the same promise), so the wait is
       // bounded and the connection dropped.
       await bounded(drained.catch(() => undefined), 2_000);
-      await bounded(ownQueue.close().catch(() => undefined), 2_000);
+      await jobs.close();
       connection.disconnect();
       await ops?.close();
     },
