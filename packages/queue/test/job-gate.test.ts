@@ -120,6 +120,36 @@ describe('JobGate', () => {
     expect(await promoted).toBe('tick');
   });
 
+  it('runs a schedule tick parked at the worker once promoted, and the schedule goes on', async () => {
+    await gate.add('screenshot', payload('owner-s'), { jobId: 's1', attempts: 1 });
+    await gate.add('screenshot', payload('owner-s'), { jobId: 's2', attempts: 1 });
+    await started(2);
+    const errors: Error[] = [];
+    worker?.on('error', (error) => errors.push(error));
+    const picked = new Promise<void>((resolve) => worker?.once('active', () => resolve()));
+    await queue.upsertJobScheduler('sched' as never, { every: 3_600_000 }, { name: 'screenshot', data: payload('owner-s') });
+    await picked;
+    const tick = await new Promise<string>((resolve) => {
+      const check = async () => {
+        const [id] = await gate.slots.parked('owner-s');
+        const state = id ? await (await queue.getJob(id))?.getState() : undefined;
+        if (id && state === 'delayed') resolve(id);
+        else setImmediate(() => void check());
+      };
+      void check();
+    });
+    expect(tick).toMatch(/^repeat:sched:/);
+
+    const promoted = new Promise<string>((resolve) => (onStart = resolve));
+    running.get('s1')?.finish();
+    expect(await promoted).toBe(tick);
+    const next = (await queue.getDelayed()).map((job) => job.id);
+    expect(next).toHaveLength(1);
+    expect(next[0]).toMatch(/^repeat:sched:/);
+    expect(next[0]).not.toBe(tick);
+    expect(errors).toEqual([]);
+  });
+
   it('never caps local jobs (no owner)', async () => {
     for (let i = 0; i < 6; i += 1) await gate.add('screenshot', payload(), { jobId: `local-${i}`, attempts: 1 });
     expect(await queue.getDelayedCount()).toBe(0);

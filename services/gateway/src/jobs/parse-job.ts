@@ -23,6 +23,12 @@ export async function cancelParse(deps: GatewayDeps, jobId: string): Promise<voi
   const ttlSeconds = Math.max(60, Math.round(deps.config.jobRetentionMs / 1000));
   await deps.redis.set(key, '1', 'EX', ttlSeconds).catch(() => undefined);
   const job = await deps.queues.parse.getJob(jobId).catch(() => undefined);
-  // Refused while a worker holds the job's lock; the key stops it then.
-  await job?.remove().catch(() => undefined);
+  if (!job) return;
+  // Refused while a worker holds the job's lock; the key stops it then (and its worker gives back
+  // its slot). A job removed before it ran gives back its fair-share place here.
+  const removed = await job.remove().then(
+    () => true,
+    () => false,
+  );
+  if (removed) await deps.gates.parse.forget(job).catch(() => undefined);
 }
