@@ -1,13 +1,21 @@
 import type { Job, Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
-import { AppError, QUEUES, bounded, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
+import { AppError, QUEUES, bounded, type JobResult, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
 import { createRedis, startJobWorker } from '@sitelens/queue';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { openParseWorkerContext, type ContextOptions, type ParseWorkerContext } from './context';
 import { createParseHandlers } from './handlers';
 
-/** One kind of work on the parse queue. Handlers are registered by job name. */
-export type ParseJobHandler = (job: Job<ParseQueuePayload, unknown, ParseQueueJobName>, logger: Logger) => Promise<unknown>;
+/**
+ * One kind of work on the parse queue, registered by job name; its result is the job map's for that
+ * name. The payload arrives as stored in Redis, so each handler checks the fields it reads.
+ */
+export type ParseJobHandler<N extends ParseQueueJobName = ParseQueueJobName> = (
+  job: Job<ParseQueuePayload, unknown, ParseQueueJobName>,
+  logger: Logger,
+) => Promise<JobResult<N>>;
+
+export type ParseJobHandlers = { [N in ParseQueueJobName]?: ParseJobHandler<N> };
 
 export interface RunningParseWorker {
   worker: Worker;
@@ -23,7 +31,7 @@ export async function startParseWorker(
   config: Config,
   logger: Logger,
   metrics: Metrics = createMetrics({ service: 'parse-worker' }),
-  options: ContextOptions & { handlers?: Partial<Record<ParseQueueJobName, ParseJobHandler>> } = {},
+  options: ContextOptions & { handlers?: ParseJobHandlers } = {},
 ): Promise<RunningParseWorker> {
   const opened = await openParseWorkerContext(config, logger, metrics, options);
   const handlers = options.handlers ?? createParseHandlers(opened.context);
@@ -40,7 +48,7 @@ export async function startParseWorker(
     },
     {
       process: async (job) => {
-        const handler = handlers[job.name];
+        const handler = handlers[job.name] as ParseJobHandler | undefined;
         if (!handler) throw new AppError('INTERNAL', `No handler for ${job.name} jobs`);
         return handler(job, logger.child({ jobId: job.id, job: job.name }));
       },

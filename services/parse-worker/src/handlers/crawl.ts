@@ -20,7 +20,7 @@ function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, error: unknown)
  * job has ended. Per-page failures are part of the result; the job fails only when the start URL
  * is refused or the crawl outlives its time budget.
  */
-export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler {
+export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler<'crawl'> {
   return async (job, logger) => {
     const { timeoutSeconds } = job.data;
     const request = jobRequest<CrawlJobRequest>(job.data, 'crawl');

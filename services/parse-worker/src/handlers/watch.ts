@@ -28,7 +28,7 @@ export interface WatchHandlerOptions {
  * nothing and a deleted one's is dropped. Checks of one watch never overlap (a Redis lock); one
  * that finds the lock taken is retried by BullMQ after a backoff.
  */
-export function createWatchHandler(context: ParseWorkerContext, options: WatchHandlerOptions = {}): ParseJobHandler {
+export function createWatchHandler(context: ParseWorkerContext, options: WatchHandlerOptions = {}): ParseJobHandler<'watch'> {
   const store = new WatchStore(context.redis, context.config.redis.prefix);
   const mailer = createWatchMailer(context.config.smtp);
   return async (job, logger) => {
