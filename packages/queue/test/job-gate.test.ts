@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import type { Job, Worker } from 'bullmq';
 import { QUEUES, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
-import { createJobGate, createRedis, createScreenshotQueue, createWorker, type ScreenshotGate, type ScreenshotQueue } from '../src';
+import { PARK_RECHECK_MS, createJobGate, createRedis, createScreenshotQueue, createWorker, type ScreenshotGate, type ScreenshotQueue } from '../src';
 import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
 
 type ShotJob = Job<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
@@ -148,6 +148,14 @@ describe('JobGate', () => {
     expect(next[0]).toMatch(/^repeat:sched:/);
     expect(next[0]).not.toBe(tick);
     expect(errors).toEqual([]);
+  });
+
+  it('lets jobs further back in line sleep longer between wakes', async () => {
+    for (const id of ['d1', 'd2', 'd3', 'd4', 'd5']) await gate.add('screenshot', payload('owner-d'), { jobId: id, attempts: 1 });
+    await started(2);
+    expect(await gate.slots.parked('owner-d')).toEqual(['d3', 'd4', 'd5']);
+    expect((await queue.getJob('d3'))?.delay).toBe(PARK_RECHECK_MS);
+    expect((await queue.getJob('d5'))?.delay).toBe(2 * PARK_RECHECK_MS);
   });
 
   it('never caps local jobs (no owner)', async () => {

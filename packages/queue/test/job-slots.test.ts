@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { QUEUES } from '@sitelens/contracts';
-import { JobSlots, createRedis, slotOwnerOf, type SlotOwner } from '../src';
+import { JobSlots, PARK_MAX_SLEEP_MS, PARK_RECHECK_MS, createRedis, parkedWakeMs, slotOwnerOf, type SlotOwner } from '../src';
 import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
 
 describe('JobSlots', () => {
@@ -32,6 +32,16 @@ describe('JobSlots', () => {
     const parked = await slots.parked(free.owner);
     expect(parked).toHaveLength(18);
     expect(parked).toEqual(ids.filter((id) => !admitted.includes(id)));
+    // Each parked job learnt its place in line.
+    expect(decisions.filter((d) => !d.admitted).map((d) => d.place).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(parked.map((_, i) => i));
+  });
+
+  it('wakes the front of the line every recheck and those further back less often, up to a bound', () => {
+    expect(parkedWakeMs(0, 2)).toBe(PARK_RECHECK_MS);
+    expect(parkedWakeMs(1, 2)).toBe(PARK_RECHECK_MS);
+    expect(parkedWakeMs(2, 2)).toBe(2 * PARK_RECHECK_MS);
+    expect(parkedWakeMs(9, 10)).toBe(PARK_RECHECK_MS);
+    expect(parkedWakeMs(10_000, 2)).toBe(PARK_MAX_SLEEP_MS);
   });
 
   it('hands an ended job’s slot to the oldest parked job, whether it completed or failed', async () => {

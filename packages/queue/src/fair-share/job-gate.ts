@@ -1,7 +1,7 @@
 import { DelayedError, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobEnvelope, QueueName } from '@sitelens/contracts';
-import { JobSlots, PARK_RECHECK_MS, slotOwnerOf, type SlotOwner } from './job-slots';
+import { JobSlots, PARK_RECHECK_MS, parkedWakeMs, slotOwnerOf, type SlotDecision, type SlotOwner } from './job-slots';
 
 /** What fair share needs of a queue: adding jobs and reading them to promote them. */
 export interface GatedQueue<D, R, N extends string> {
@@ -29,7 +29,10 @@ export class JobGate<D extends JobEnvelope, R, N extends string> {
     const slot = slotOwnerOf(data);
     if (!slot) return this.queue.add(name, data, options);
     const job = await this.queue.add(name, data, { ...options, delay: this.recheckMs });
-    await this.settle(slot, job, await this.slots.admit(slot, options.jobId));
+    const decision = await this.slots.admit(slot, options.jobId);
+    await this.settle(slot, job, decision);
+    const sleepMs = parkedWakeMs(decision.place, slot.cap, this.recheckMs);
+    if (!decision.admitted && sleepMs > this.recheckMs) await job.changeDelay(sleepMs).catch(() => undefined);
     return job;
   }
 
@@ -45,7 +48,7 @@ export class JobGate<D extends JobEnvelope, R, N extends string> {
     const decision = await this.slots.admit(slot, id);
     await this.promote(slot, decision.handed);
     if (!decision.admitted) {
-      await job.moveToDelayed(Date.now() + this.recheckMs, token);
+      await job.moveToDelayed(Date.now() + parkedWakeMs(decision.place, slot.cap, this.recheckMs), token);
       // A slot handed over while the job was still active could not promote it; ask again now.
       const again = await this.slots.admit(slot, id);
       await this.settle(slot, job, again);
@@ -77,7 +80,7 @@ export class JobGate<D extends JobEnvelope, R, N extends string> {
     if (decision) await this.promote(slot, decision.handed);
   }
 
-  private async settle(slot: SlotOwner, job: Pick<Job, 'promote'>, decision: { admitted: boolean; handed: string[] }): Promise<void> {
+  private async settle(slot: SlotOwner, job: Pick<Job, 'promote'>, decision: SlotDecision): Promise<void> {
     if (decision.admitted) await job.promote().catch(() => undefined);
     await this.promote(slot, decision.handed);
   }

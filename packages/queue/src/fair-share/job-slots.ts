@@ -6,9 +6,18 @@ import { ADMIT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from './slot-scripts';
 export const SLOT_LEASE_MS = 30_000;
 /**
  * A parked job is a delayed job: it wakes after this long even if no slot was handed to it (a
- * lost promotion, a crashed process), tries again and parks again, so none waits forever.
+ * lost promotion, a crashed process), tries again and parks again, so none waits forever. Jobs
+ * further back wake less often (`parkedWakeMs`): a slot is always handed to the front ones.
  */
 export const PARK_RECHECK_MS = 30_000;
+/** The longest a parked job sleeps between wakes (a job past its deadline is failed when it wakes). */
+export const PARK_MAX_SLEEP_MS = 600_000;
+
+/** How long a parked job sleeps: the recheck for the first `cap` in line, longer further back. */
+export function parkedWakeMs(place: number | undefined, cap: number, recheckMs = PARK_RECHECK_MS): number {
+  const tier = Math.floor((place ?? 0) / Math.max(1, cap));
+  return Math.min(Math.max(recheckMs, PARK_MAX_SLEEP_MS), recheckMs * (1 + tier));
+}
 /** Parked entries outlive any job that may still run (queue timeout plus the longest budget). */
 const PARKED_TTL_MS = 24 * 3_600_000;
 
@@ -27,6 +36,8 @@ export function slotOwnerOf(envelope: Partial<Pick<JobEnvelope, 'owner' | 'plan'
 
 export interface SlotDecision {
   admitted: boolean;
+  /** The job's place among its owner's parked jobs (0 = next), when it was parked. */
+  place?: number;
   /** Parked jobs of the same owner that were just given a slot: promote them. */
   handed: string[];
 }
@@ -102,8 +113,8 @@ export class JobSlots {
       this.now(),
       this.leaseMs,
       PARKED_TTL_MS,
-    )) as [number, ...string[]];
-    const [admitted, ...handed] = reply;
-    return { admitted: admitted === 1, handed: handed.filter((id) => id !== jobId) };
+    )) as [number, number, ...string[]];
+    const [admitted, place, ...handed] = reply;
+    return { admitted: admitted === 1, ...(place >= 0 ? { place } : {}), handed: handed.filter((id) => id !== jobId) };
   }
 }

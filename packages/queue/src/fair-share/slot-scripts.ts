@@ -8,7 +8,8 @@
  *
  * Both scripts first drop expired leases (a crashed worker's or gateway's slot), then hand free
  * slots to the oldest parked jobs: a handed job gets the slot (a lease) before it is promoted, so
- * no newcomer can take it meanwhile. They return { admitted (0/1), handed ids... }.
+ * no newcomer can take it meanwhile. They return { admitted (0/1), place among the parked (0-based,
+ * -1 when not parked), handed ids... }.
  */
 const HAND_OVER = `
 local running, parked, arrivals = KEYS[1], KEYS[2], KEYS[3]
@@ -51,7 +52,9 @@ else
   if redis.call('ZSCORE', running, id) then admitted = 1 end
 end
 expire()
-return { admitted, unpack(handed) }
+local place = redis.call('ZRANK', parked, id)
+if not place then place = -1 end
+return { admitted, place, unpack(handed) }
 `;
 
 /** Gives the job's slot back (or its parked place) and hands free slots to parked jobs. */
@@ -60,7 +63,7 @@ redis.call('ZREM', running, id)
 redis.call('ZREM', parked, id)
 handOver()
 expire()
-return { 0, unpack(handed) }
+return { 0, -1, unpack(handed) }
 `;
 
 /** Extends the lease of a slot the job still holds (ARGV: job id, lease expiry, key TTL ms). */
