@@ -158,6 +158,30 @@ describe('JobGate', () => {
     expect((await queue.getJob('d5'))?.delay).toBe(2 * PARK_RECHECK_MS);
   });
 
+  it('holds the cap under concurrent enqueues while jobs keep ending', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `c${i}`);
+    let most = 0;
+    let done = 0;
+    const allDone = new Promise<void>((resolve) => {
+      onStart = () => {
+        most = Math.max(most, running.size);
+        // Each job ends as soon as it starts: slots are handed on while enqueues still arrive.
+        setImmediate(() => {
+          for (const job of [...running.values()]) job.finish();
+        });
+      };
+      worker?.on('completed', () => {
+        done += 1;
+        if (done === ids.length) resolve();
+      });
+    });
+    await Promise.all(ids.map((id) => gate.add('screenshot', payload('owner-c'), { jobId: id, attempts: 1 })));
+    await allDone;
+    expect(most).toBeLessThanOrEqual(2);
+    expect(await gate.slots.running('owner-c')).toEqual([]);
+    expect(await gate.slots.parked('owner-c')).toEqual([]);
+  });
+
   it('never caps local jobs (no owner)', async () => {
     for (let i = 0; i < 6; i += 1) await gate.add('screenshot', payload(), { jobId: `local-${i}`, attempts: 1 });
     expect(await queue.getDelayedCount()).toBe(0);
