@@ -6,8 +6,8 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_VARIABLES, loadConfig, parseDuration, type Env } from '@sitelens/config';
-import { QUEUES } from '@sitelens/contracts';
-import { createRedis, createScreenshotQueue, createWorker } from '@sitelens/queue';
+import { PLANS, QUEUES } from '@sitelens/contracts';
+import { createJobGate, createRedis, createScreenshotQueue, createWorker } from '@sitelens/queue';
 import { allRoutes } from '../../services/gateway/src/routes';
 import { testRedisUrl, uniquePrefix } from '../support/env';
 import { REPO_ROOT, execForm, chainInstructions, loadYamlDocuments, parseDockerfile, parseQuantity, repoFile, type Doc } from '../support/manifests';
@@ -273,6 +273,27 @@ describe('k8s manifests', () => {
         await queue.close();
         redis.disconnect();
         workerConnection.disconnect();
+      }
+    });
+    it('counts the jobs that can run, not a key’s jobs parked over its cap (fair share)', async () => {
+      const keyPrefix = uniquePrefix('keda-share');
+      const redis = createRedis(testRedisUrl(), 'client');
+      const queue = createScreenshotQueue({ connection: redis, prefix: keyPrefix, retentionMs: 60_000 });
+      const gate = createJobGate(redis, queue, { prefix: keyPrefix, queue: QUEUES.screenshot });
+      const payload = (owner?: string) =>
+        ({ request: { url: 'https://example.com' }, timeoutSeconds: 30, acceptedAt: Date.now(), ...(owner ? { owner, plan: 'free' } : {}) }) as never;
+      const cap = PLANS.free.runningJobs;
+      try {
+        for (let i = 0; i < cap + 3; i += 1) await gate.add('screenshot', payload('free-key'), { jobId: `free-${i}` });
+        await gate.add('screenshot', payload('other-key'), { jobId: 'other' });
+        await gate.add('screenshot', payload(), { jobId: 'local' });
+        const wait = await redis.lrange(`${keyPrefix}:${QUEUES.screenshot}:wait`, 0, -1);
+        expect(wait.sort()).toEqual([...Array.from({ length: cap }, (_, i) => `free-${i}`), 'local', 'other'].sort());
+        expect(await queue.getDelayedCount()).toBe(3);
+      } finally {
+        await queue.obliterate({ force: true });
+        await queue.close();
+        redis.disconnect();
       }
     });
   });

@@ -9,3 +9,4 @@ export * from './plans';
 export * from './watch';
 export * from './cron-interval';
 export * from './timing';
+export * from './job-map';

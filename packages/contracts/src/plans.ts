@@ -16,14 +16,27 @@ export interface PlanLimits {
   watches: number;
   /** Shortest gap a key's watch schedule may have between two checks, in seconds. */
   watchIntervalSeconds: number;
+  /**
+   * Most of a key's jobs running at once in each queue (fair share): the key's further jobs wait,
+   * parked, without holding a worker until one of its running jobs ends.
+   */
+  runningJobs: number;
 }
 
 export type PlanTable = Readonly<Record<PlanName, PlanLimits>>;
 
 export const PLANS: PlanTable = {
-  free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false, watches: 5, watchIntervalSeconds: 3_600 },
-  pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true, watches: 100, watchIntervalSeconds: 300 },
-  enterprise: { requestsPerMinute: 1_000, requestsPerDay: 100_000, pagesPerRequest: 100, streaming: true, watches: 1_000, watchIntervalSeconds: 60 },
+  free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false, runningJobs: 2, watches: 5, watchIntervalSeconds: 3_600 },
+  pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true, runningJobs: 10, watches: 100, watchIntervalSeconds: 300 },
+  enterprise: {
+    requestsPerMinute: 1_000,
+    requestsPerDay: 100_000,
+    pagesPerRequest: 100,
+    streaming: true,
+    runningJobs: 50,
+    watches: 1_000,
+    watchIntervalSeconds: 60,
+  },
 };
 
 export function isPlanName(value: string): value is PlanName {

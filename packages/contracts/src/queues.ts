@@ -1,3 +1,4 @@
+import type { PlanName } from './plans';
 import type { ScreenshotCreateRequest, ScreenshotMetadata } from './screenshot';
 import type { WatchChangeType, WatchNotificationOutcome, WatchTrigger } from './watch';
 import type { ScrapeQuery, ScrapeResponse } from './scrape';
@@ -29,6 +30,8 @@ export interface JobEnvelope {
   acceptedAt: number;
   /** Owner (API key id) in hosted mode; absent locally. */
   owner?: string;
+  /** The owner's plan in hosted mode: its `runningJobs` caps the owner's jobs running at once. */
+  plan?: PlanName;
 }
 
 export interface ScreenshotJobPayload extends JobEnvelope {

@@ -8,3 +8,8 @@ export * from './watch/watch-schedule';
 export * from './webhook-secrets';
 export * from './watch/email-confirmations';
 export * from './quota/plan-quota';
+export * from './fair-share/job-slots';
+export * from './fair-share/job-gate';
+export * from './jobs/enqueue';
+export * from './jobs/follow-job';
+export * from './jobs/job-worker';

@@ -8,10 +8,15 @@ import {
   type ScreenshotJobPayload,
   type ScreenshotJobResult,
 } from '@sitelens/contracts';
+import type { JobGate } from './fair-share/job-gate';
 
 export type ScreenshotQueue = Queue<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
 
 export type ParseQueue = Queue<ParseQueuePayload, unknown, ParseQueueJobName>;
+
+/** Where each queue's jobs are added and run: its fair share (JobGate). */
+export type ScreenshotGate = JobGate<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
+export type ParseGate = JobGate<ParseQueuePayload, unknown, ParseQueueJobName>;
 
 export interface QueueSettings {
   connection: ConnectionOptions;

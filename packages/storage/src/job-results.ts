@@ -5,16 +5,13 @@
  * small result, or a job from before results moved) is its own result.
  */
 import { randomUUID } from 'node:crypto';
-import { Unavailable } from '@sitelens/contracts';
+import { Unavailable, type StoredResultRef } from '@sitelens/contracts';
 import type { BlobStore } from './blob-store';
 
 /** Every stored result lives under this key prefix (the retention sweep removes old ones). */
 export const RESULTS_KEY_PREFIX = 'results/';
 
-/** What a job returns in place of its result. */
-export interface StoredResultRef {
-  stored_result: { key: string; bytes: number };
-}
+export type { StoredResultRef };
 
 export function isStoredResultRef(value: unknown): value is StoredResultRef {
   if (value === null || typeof value !== 'object') return false;

@@ -2,7 +2,17 @@ import type { Redis } from 'ioredis';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { QUEUES, bounded } from '@sitelens/contracts';
-import { createParseQueue, createQueueEvents, createRedis, createScreenshotQueue, type ParseQueue, type ScreenshotQueue } from '@sitelens/queue';
+import {
+  createJobGate,
+  createParseQueue,
+  createQueueEvents,
+  createRedis,
+  createScreenshotQueue,
+  type ParseGate,
+  type ParseQueue,
+  type ScreenshotGate,
+  type ScreenshotQueue,
+} from '@sitelens/queue';
 import { createSchemaChecker, type SchemaChecker, type SchemaCheckerOptions } from '@sitelens/extract';
 import { createBlobStore, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
@@ -19,6 +29,11 @@ export interface GatewayDeps {
   queues: {
     screenshot: ScreenshotQueue;
     parse: ParseQueue;
+  };
+  /** Where jobs are added: each queue's fair share (a key's jobs beyond its plan's cap are parked). */
+  gates: {
+    screenshot: ScreenshotGate;
+    parse: ParseGate;
   };
   /** Event streams for long-polling and progress, one per queue. */
   events: {
@@ -76,6 +91,10 @@ export async function buildGatewayDeps(
     metrics: options.metrics,
     redis,
     queues: { screenshot, parse },
+    gates: {
+      screenshot: createJobGate(redis, screenshot, { prefix: config.redis.prefix, queue: QUEUES.screenshot }),
+      parse: createJobGate(redis, parse, { prefix: config.redis.prefix, queue: QUEUES.parse }),
+    },
     events,
     allQueues: [screenshot as unknown as Queue, parse as unknown as Queue],
     store,

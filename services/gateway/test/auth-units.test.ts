@@ -9,9 +9,9 @@ import { bindingWindow, rateLimitHeaders, retryAfterSeconds, type WindowState } 
 describe('plan table', () => {
   it('carries the limits of spec section 8', () => {
     expect(PLANS).toMatchObject({
-      free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false },
-      pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true },
-      enterprise: { requestsPerMinute: 1_000, requestsPerDay: 100_000, pagesPerRequest: 100, streaming: true },
+      free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false, runningJobs: 2 },
+      pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true, runningJobs: 10 },
+      enterprise: { requestsPerMinute: 1_000, requestsPerDay: 100_000, pagesPerRequest: 100, streaming: true, runningJobs: 50 },
     });
   });
 

@@ -1,8 +1,7 @@
 import { loadConfig } from '@sitelens/config';
-import { AppError } from '@sitelens/contracts';
+import { AppError, parseJobTimeoutSeconds } from '@sitelens/contracts';
 import { streamFramingOf } from '../src/jobs/chunk-stream';
 import { parseError, parseJobFailure } from '../src/jobs/parse-errors';
-import { parseJobTimeoutSeconds } from '../src/jobs/parse-job';
 
 describe('parseJobTimeoutSeconds', () => {
   const llm = (env: Record<string, string> = {}) => loadConfig(env).llm;

@@ -108,6 +108,7 @@ describe('watches in hosted mode', () => {
     expect(mine.status).toBe(200);
     expect(mine.json.watch).toMatchObject({ id, status: 'active' });
     expect(mine.json.watch).not.toHaveProperty('owner');
+    expect(mine.json.watch).not.toHaveProperty('plan');
 
     expect((await getJson(`${gw.origin}/v1/watch`, as(KEYS.a))).json).toMatchObject({ total: 1, watches: [{ id }] });
     expect((await getJson(`${gw.origin}/v1/watch`, as(KEYS.b))).json).toEqual({ success: true, total: 0, watches: [] });
@@ -135,6 +136,9 @@ describe('watches in hosted mode', () => {
     const queued = await call('POST', `${gw.origin}/v1/watch/${id}/check?wait=0`, as(KEYS.a));
     expect(queued.status).toBe(202);
     expect(queued.json).toMatchObject({ success: true, message: 'Check queued', job_id: expect.stringMatching(/^watch-manual-/) });
+    // The check runs within the key's fair share: its job names the key and the key's plan.
+    const check = await gw.deps.queues.parse.getJob(queued.json.job_id as string);
+    expect(check?.data).toMatchObject({ owner: expect.any(String), plan: 'pro', watchId: id, trigger: 'manual' });
     const deleted = await call('DELETE', `${gw.origin}/v1/watch/${id}`, as(KEYS.a));
     expect(deleted.json).toEqual({ success: true, message: 'Watch deleted' });
     expect((await getJson(`${gw.origin}/v1/watch/${id}`, as(KEYS.a))).status).toBe(404);

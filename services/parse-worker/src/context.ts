@@ -4,7 +4,9 @@ import type { Config } from '@sitelens/config';
 import { openGuardedBrowser, renderHtml, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
 import { urlPolicyOf } from '@sitelens/egress';
 import { createModelClient, type ModelClient } from '@sitelens/extract';
-import { createRedis, createScreenshotQueue, type ScreenshotQueue } from '@sitelens/queue';
+import { QUEUES, bounded } from '@sitelens/contracts';
+import type { QueueEvents } from 'bullmq';
+import { createJobGate, createQueueEvents, createRedis, createScreenshotQueue, type ScreenshotGate, type ScreenshotQueue } from '@sitelens/queue';
 import { RESULTS_KEY_PREFIX, createBlobStore, localSecret, scheduleSweep, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import {
@@ -32,6 +34,10 @@ export interface ParseWorkerContext {
   model: ModelClient;
   store: BlobStore;
   screenshotQueue: ScreenshotQueue;
+  /** Where watch screenshots are added: the screenshot queue's fair share. */
+  screenshotGate: ScreenshotGate;
+  /** The screenshot queue's events, to follow a watch's screenshot to its end. */
+  screenshotEvents: QueueEvents;
   /** The Chromium pool behind `web.renderer`; it launches on first use. */
   browser: BrowserPool;
   /** HMAC keys of outbound webhooks (crawl completion, watch notifications), by the job's owner. */
@@ -91,15 +97,34 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
     eventsMaxLen: config.redis.eventsMaxLen,
   });
   screenshotQueue.on('error', (error) => logger.warn({ err: error.message }, 'screenshot queue problem'));
+  const eventsConnection = createRedis(config.redis.url, 'worker');
+  eventsConnection.on('error', () => undefined);
+  const screenshotEvents = createQueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix: config.redis.prefix });
+  screenshotEvents.on('error', () => undefined);
 
   return {
-    context: { config, logger, metrics, redis, web, model, store, screenshotQueue, browser, webhookSecrets },
+    context: {
+      config,
+      logger,
+      metrics,
+      redis,
+      web,
+      model,
+      store,
+      screenshotQueue,
+      screenshotGate: createJobGate(redis, screenshotQueue, { prefix: config.redis.prefix, queue: QUEUES.screenshot }),
+      screenshotEvents,
+      browser,
+      webhookSecrets,
+    },
     async close() {
       stopSweep();
       await guarded.close({ drainMs: 1_000 });
       await content.close();
       await fetcher.close();
       await screenshotQueue.close().catch(() => undefined);
+      await bounded(screenshotEvents.close().catch(() => undefined), 2_000);
+      eventsConnection.disconnect();
       redis.disconnect();
     },
   };

@@ -1,2 +1,2 @@
-export { startParseWorker, type ParseJobHandler, type RunningParseWorker } from './main';
+export { startParseWorker, type ParseJobHandler, type ParseJobHandlers, type RunningParseWorker } from './main';
 export { openParseWorkerContext, type ParseWorkerContext, type ContextOptions } from './context';

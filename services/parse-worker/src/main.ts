@@ -1,13 +1,21 @@
 import type { Job, Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
-import { AppError, QUEUES, bounded, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
-import { createRedis, createWorker, dueEnvelope, jobDeadline, toJobFailure } from '@sitelens/queue';
+import { AppError, QUEUES, bounded, type JobResult, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
+import { createRedis, startJobWorker } from '@sitelens/queue';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { openParseWorkerContext, type ContextOptions, type ParseWorkerContext } from './context';
 import { createParseHandlers } from './handlers';
 
-/** One kind of work on the parse queue. Handlers are registered by job name. */
-export type ParseJobHandler = (job: Job<ParseQueuePayload, unknown, ParseQueueJobName>, logger: Logger) => Promise<unknown>;
+/**
+ * One kind of work on the parse queue, registered by job name; its result is the job map's for that
+ * name. The payload arrives as stored in Redis, so each handler checks the fields it reads.
+ */
+export type ParseJobHandler<N extends ParseQueueJobName = ParseQueueJobName> = (
+  job: Job<ParseQueuePayload, unknown, ParseQueueJobName>,
+  logger: Logger,
+) => Promise<JobResult<N>>;
+
+export type ParseJobHandlers = { [N in ParseQueueJobName]?: ParseJobHandler<N> };
 
 export interface RunningParseWorker {
   worker: Worker;
@@ -23,30 +31,31 @@ export async function startParseWorker(
   config: Config,
   logger: Logger,
   metrics: Metrics = createMetrics({ service: 'parse-worker' }),
-  options: ContextOptions & { handlers?: Partial<Record<ParseQueueJobName, ParseJobHandler>> } = {},
+  options: ContextOptions & { handlers?: ParseJobHandlers } = {},
 ): Promise<RunningParseWorker> {
   const opened = await openParseWorkerContext(config, logger, metrics, options);
   const handlers = options.handlers ?? createParseHandlers(opened.context);
   const connection = createRedis(config.redis.url, 'worker');
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
-  const worker = createWorker<ParseQueuePayload, unknown, ParseQueueJobName>(
+  const jobs = startJobWorker<ParseQueuePayload, unknown, ParseQueueJobName>(
     QUEUES.parse,
-    (job) =>
-      measureJob(metrics, QUEUES.parse, job.name, async () => {
-        try {
-          if (Date.now() > jobDeadline(dueEnvelope(job), config.jobQueueTimeoutMs)) {
-            throw new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline');
-          }
-          const handler = handlers[job.name];
-          if (!handler) throw new AppError('INTERNAL', `No handler for ${job.name} jobs`);
-          return await handler(job, logger.child({ jobId: job.id, job: job.name }));
-        } catch (error) {
-          throw toJobFailure(error);
-        }
-      }),
-    { connection, prefix: config.redis.prefix },
-    { concurrency: config.llm.concurrency },
+    {
+      connection,
+      prefix: config.redis.prefix,
+      retentionMs: config.jobRetentionMs,
+      concurrency: config.llm.concurrency,
+      queueTimeoutMs: config.jobQueueTimeoutMs,
+    },
+    {
+      process: async (job) => {
+        const handler = handlers[job.name] as ParseJobHandler | undefined;
+        if (!handler) throw new AppError('INTERNAL', `No handler for ${job.name} jobs`);
+        return handler(job, logger.child({ jobId: job.id, job: job.name }));
+      },
+      measure: (job, work) => measureJob(metrics, QUEUES.parse, job.name, work),
+    },
   );
+  const { worker } = jobs;
   worker.on('error', (error) => logger.warn({ err: error.message }, 'parse worker problem'));
   // With ROLE=all the gateway owns the ops listener (hosted mode) or serves /metrics itself.
   const ops = config.role !== 'all' && config.opsHttp
@@ -69,6 +78,7 @@ export async function startParseWorker(
       await bounded(worker.close(), config.shutdownTimeoutMs);
       await bounded(worker.close(true).catch(() => undefined), 2_000);
       await bounded(opened.close(), 5_000);
+      await jobs.close();
       connection.disconnect();
       // Last, so probes keep answering while jobs drain.
       await ops?.close();

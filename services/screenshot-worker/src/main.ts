@@ -2,7 +2,7 @@ import type { Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { captureScreenshot, openGuardedBrowser, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
-import { createRedis, createWorker } from '@sitelens/queue';
+import { createRedis, startJobWorker } from '@sitelens/queue';
 import { createBlobStore, scheduleSweep } from '@sitelens/storage';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { SCREENSHOT_KEY_PREFIX, createScreenshotProcessor } from './process-screenshot';
@@ -34,7 +34,6 @@ export async function startScreenshotWorker(
   const processor = createScreenshotProcessor({
     store,
     logger,
-    queueTimeoutMs: config.jobQueueTimeoutMs,
     capture: (request, { signal, logger: jobLogger }) =>
       captureScreenshot(pool, request, {
         signal,
@@ -47,13 +46,19 @@ export async function startScreenshotWorker(
 
   const connection = createRedis(config.redis.url, 'worker');
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
-  const worker = createWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
+  // BullMQ renews each job's lock while this process lives; a killed worker's jobs go to another.
+  const jobs = startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
     QUEUES.screenshot,
-    (job) => measureJob(metrics, QUEUES.screenshot, job.name, () => processor(job)),
-    { connection, prefix: config.redis.prefix },
-    // BullMQ renews each job's lock while this process lives; a killed worker's jobs go to another.
-    { concurrency: config.browser.concurrency },
+    {
+      connection,
+      prefix: config.redis.prefix,
+      retentionMs: config.jobRetentionMs,
+      concurrency: config.browser.concurrency,
+      queueTimeoutMs: config.jobQueueTimeoutMs,
+    },
+    { process: processor, measure: (job, work) => measureJob(metrics, QUEUES.screenshot, job.name, work) },
   );
+  const { worker } = jobs;
   worker.on('error', (error) => logger.warn({ err: error.message }, 'screenshot worker problem'));
 
   // With ROLE=all the gateway owns the ops listener (hosted mode) or serves /metrics itself.
@@ -88,6 +93,7 @@ export async function startScreenshotWorker(
       // its reconnecting fetch loop; a second close returns the same promise), so the wait is
       // bounded and the connection dropped.
       await bounded(drained.catch(() => undefined), 2_000);
+      await jobs.close();
       connection.disconnect();
       await ops?.close();
     },

@@ -1,6 +1,5 @@
 import type { Job } from 'bullmq';
 import { AppError, errorMessage, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
-import { jobDeadline, toJobFailure } from '@sitelens/queue';
 import type { BlobStore } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 
@@ -14,8 +13,6 @@ export interface ScreenshotProcessorDeps {
   capture: (request: ScreenshotJobPayload['request'], options: { signal: AbortSignal; logger: Logger }) => Promise<CapturedImage>;
   store: BlobStore;
   logger: Logger;
-  queueTimeoutMs: number;
-  now?: () => number;
 }
 
 const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
@@ -24,13 +21,10 @@ const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'web
 export const SCREENSHOT_KEY_PREFIX = 'screenshots/';
 
 
+/** One screenshot's work; the worker skeleton (`startJobWorker`) handles deadlines, fair share and failures. */
 export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
-  const now = deps.now ?? Date.now;
   return async function processScreenshot(job: Job<ScreenshotJobPayload, ScreenshotJobResult>): Promise<ScreenshotJobResult> {
     const logger = deps.logger.child({ jobId: job.id });
-    if (now() > jobDeadline(job.data, deps.queueTimeoutMs)) {
-      throw toJobFailure(new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline'));
-    }
     const controller = new AbortController();
     // The capture enforces the request's timeout itself; this is the backstop if it does not.
     const backstop = setTimeout(() => controller.abort(new AppError('TIMEOUT', 'Screenshot timed out')), (job.data.timeoutSeconds + 10) * 1000);
@@ -46,7 +40,7 @@ export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
       return { key, contentType: shot.contentType, metadata: shot.metadata };
     } catch (error) {
       logger.warn({ err: errorMessage(error) }, 'screenshot failed');
-      throw toJobFailure(error);
+      throw error;
     } finally {
       clearTimeout(backstop);
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
-import { WATCH_LIMITS, type ParseQueueJobName, type WatchJobPayload, type WatchRecord, type WatchTrigger } from '@sitelens/contracts';
+import { jobPayload, type ParseQueueJobName, type WatchJobPayload, type WatchRecord, type WatchTrigger } from '@sitelens/contracts';
+import { addJob, type JobGates } from '../jobs/enqueue';
 import type { ParseQueue } from '../queues';
 import { watchSchedulerId } from './watch-keys';
 
@@ -31,13 +32,7 @@ export function watchPattern(watch: Scheduled): string {
 }
 
 function payloadOf(watch: WatchRecord, trigger: WatchTrigger): WatchJobPayload {
-  return {
-    watchId: watch.id,
-    trigger,
-    timeoutSeconds: WATCH_LIMITS.checkTimeoutSeconds,
-    acceptedAt: Date.now(),
-    ...(watch.owner === undefined ? {} : { owner: watch.owner }),
-  };
+  return jobPayload('watch', { watchId: watch.id, trigger }, { owner: { owner: watch.owner, plan: watch.plan } });
 }
 
 /**
@@ -63,7 +58,11 @@ export async function nextWatchCheck(queue: ParseQueue, watchId: string): Promis
   return typeof scheduler?.next === 'number' ? scheduler.next : undefined;
 }
 
-/** Queues one check now (the baseline at create, or `POST /check`). */
-export async function enqueueWatchCheck(queue: ParseQueue, watch: WatchRecord, trigger: Exclude<WatchTrigger, 'schedule'>): Promise<Job> {
-  return queue.add('watch', payloadOf(watch, trigger), { jobId: `watch-${trigger}-${randomUUID()}` });
+/** Queues one check now (the baseline at create, or `POST /check`), within the owner's fair share. */
+export async function enqueueWatchCheck(
+  gates: JobGates,
+  watch: WatchRecord,
+  trigger: Exclude<WatchTrigger, 'schedule'>,
+): Promise<Job> {
+  return addJob(gates, 'watch', payloadOf(watch, trigger), `watch-${trigger}-${randomUUID()}`);
 }

@@ -1,42 +1,17 @@
-import type { Config } from '@sitelens/config';
-import { parseCancelKey, type ParseJobPayload, type ParseJobRequest } from '@sitelens/contracts';
+import { parseCancelKey, type ParseJobPayload } from '@sitelens/contracts';
+import { addJob } from '@sitelens/queue';
 import type { GatewayDeps } from '../deps';
 import { withRedis } from './redis-guard';
 
-/** Time for collecting pages and formatting, on top of the model's share. */
-const COLLECTION_BUDGET_SECONDS = 120;
-
-/**
- * A parse job's time budget: collection, plus every wave of concurrent model calls taking all its
- * attempts (PARSE_TIMEOUT each) and the backoff between them. Generous on purpose: it only stops
- * work that is stuck, and the worker enforces it.
- */
-export function parseJobTimeoutSeconds(llm: Config['llm'], maxPages: number): number {
-  const waves = Math.ceil(maxPages / Math.max(1, llm.concurrency));
-  const attemptSeconds = Math.ceil(llm.timeoutMs / 1000);
-  const backoffSeconds = 2 ** llm.maxRetries;
-  return COLLECTION_BUDGET_SECONDS + waves * (attemptSeconds * (llm.maxRetries + 1) + backoffSeconds);
-}
-
+/** A parse about to be queued: its payload is built first, since following it starts before it is added. */
 export interface ParseJobSpec {
   jobId: string;
-  request: ParseJobRequest;
-  timeoutSeconds: number;
-  /** API key id in hosted mode. */
-  owner: string | undefined;
+  payload: ParseJobPayload;
 }
 
-/**
- * Adds the job. One attempt only: retries happen per model call, so their count stays exact.
- */
+/** Adds the job (one attempt only: retries happen per model call, so their count stays exact). */
 export async function enqueueParse(deps: GatewayDeps, spec: ParseJobSpec): Promise<void> {
-  const payload: ParseJobPayload = {
-    request: spec.request,
-    timeoutSeconds: spec.timeoutSeconds,
-    acceptedAt: Date.now(),
-    ...(spec.owner === undefined ? {} : { owner: spec.owner }),
-  };
-  await withRedis(deps.redis, () => deps.queues.parse.add('parse', payload, { jobId: spec.jobId, attempts: 1 }));
+  await withRedis(deps.redis, () => addJob(deps.gates, 'parse', spec.payload, spec.jobId));
 }
 
 /**
@@ -48,6 +23,12 @@ export async function cancelParse(deps: GatewayDeps, jobId: string): Promise<voi
   const ttlSeconds = Math.max(60, Math.round(deps.config.jobRetentionMs / 1000));
   await deps.redis.set(key, '1', 'EX', ttlSeconds).catch(() => undefined);
   const job = await deps.queues.parse.getJob(jobId).catch(() => undefined);
-  // Refused while a worker holds the job's lock; the key stops it then.
-  await job?.remove().catch(() => undefined);
+  if (!job) return;
+  // Refused while a worker holds the job's lock; the key stops it then (and its worker gives back
+  // its slot). A job removed before it ran gives back its fair-share place here.
+  const removed = await job.remove().then(
+    () => true,
+    () => false,
+  );
+  if (removed) await deps.gates.parse.forget(job).catch(() => undefined);
 }

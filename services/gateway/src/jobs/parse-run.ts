@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { Unavailable, type ParseJobProgress, type ParseJobResult } from '@sitelens/contracts';
+import { Unavailable, followDeadline, type ParseJobProgress, type ParseJobResult } from '@sitelens/contracts';
 import { loadJobResult } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 import type { GatewayDeps } from '../deps';
@@ -7,7 +7,7 @@ import type { RouteResult } from '../http/route';
 import { openChunkStream, type StreamFraming } from './chunk-stream';
 import { parseError, parseJobFailure, type ParseFacts } from './parse-errors';
 import { cancelParse, enqueueParse, type ParseJobSpec } from './parse-job';
-import { watchParseJob, type ParseOutcome, type ParseWatch } from './parse-watch';
+import { followParse, type ParseOutcome, type ParseWatch } from './parse-follow';
 
 /** One parse request in flight at the gateway. */
 export interface ParseRun {
@@ -18,9 +18,6 @@ export interface ParseRun {
   /** When the request arrived: execution_time is the client's wait. */
   startedAt: number;
 }
-
-/** How long the gateway waits beyond the job's own budget before giving up on it. */
-const WAIT_MARGIN_MS = 30_000;
 
 /** The job's result (saved in the blob store by the worker) as the final answer. */
 async function finalBody(run: ParseRun, returned: ParseJobResult) {
@@ -49,7 +46,7 @@ function followLater(run: ParseRun): string {
 async function start(run: ParseRun, onProgress: (chunk: ParseJobProgress) => void): Promise<ParseWatch> {
   const { deps, res, spec } = run;
   if (deps.stopping.aborted) throw new Unavailable('The service is restarting; send the request again');
-  const watch = watchParseJob(deps, spec.jobId, { onProgress, waitMs: spec.timeoutSeconds * 1000 + WAIT_MARGIN_MS });
+  const watch = followParse(deps, spec.jobId, { onProgress, waitMs: followDeadline('parse', spec.payload) - Date.now() });
   const onStopping = () => watch.stop(followLater(run));
   deps.stopping.addEventListener('abort', onStopping, { once: true });
   void watch.done.then(() => deps.stopping.removeEventListener('abort', onStopping));

@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import {
-  CRAWL_LIMITS,
-  crawlCreateRequest,
-  crawlTimeoutSeconds,
-  type CrawlCreateRequest,
-  type CrawlJobPayload,
-} from '@sitelens/contracts';
+import { CRAWL_LIMITS, crawlCreateRequest, type CrawlCreateRequest } from '@sitelens/contracts';
+import { enqueue } from '@sitelens/queue';
 import { enforcePagesPerRequest } from '../auth/plan-limits';
 import { assertWebhookSignable } from '../auth/webhook-signing';
+import { jobOwnerOf } from '../auth/job-owner';
 import { defineRoute } from '../http/route';
 import { acceptedStatus } from '../http/accepted-status';
 import { assertUrlAllowed } from '../http/url-policy';
@@ -39,13 +35,8 @@ export const crawlCreate = defineRoute<CrawlCreateRequest>({
     }
     const linkLimit = enforcePagesPerRequest(req, body.link_limit, 'link_limit', CRAWL_LIMITS.linkLimit.default);
     const jobId = randomUUID();
-    const payload: CrawlJobPayload = {
-      request: { ...body, link_limit: linkLimit },
-      timeoutSeconds: crawlTimeoutSeconds(linkLimit),
-      acceptedAt: Date.now(),
-      owner: req.auth?.keyId,
-    };
-    await withRedis(deps.redis, () => deps.queues.parse.add('crawl', payload, { jobId }));
+    const request = { ...body, link_limit: linkLimit };
+    await withRedis(deps.redis, () => enqueue(deps.gates, 'crawl', { request }, { owner: jobOwnerOf(req), jobId }));
     return {
       status: acceptedStatus(req),
       body: { success: true, job_id: jobId, type: 'crawl', status: 'processing', status_url: `${origin}/v1/crawl/${jobId}` },

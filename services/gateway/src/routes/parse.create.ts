@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { BadRequest, PARSE_WORKFLOW_STATUSES, boundedInt, isAppError } from '@sitelens/contracts';
+import { BadRequest, PARSE_WORKFLOW_STATUSES, boundedInt, isAppError, jobPayload } from '@sitelens/contracts';
 import {
   OUTPUT_FORMATS,
   PARSE_LIMITS,
@@ -10,11 +10,11 @@ import {
   parseRequest,
   type SchemaChecker,
 } from '@sitelens/extract';
+import { jobOwnerOf } from '../auth/job-owner';
 import { enforcePagesPerRequest, enforceStreaming } from '../auth/plan-limits';
 import { defineRoute } from '../http/route';
 import { streamFramingOf } from '../jobs/chunk-stream';
 import { parseError } from '../jobs/parse-errors';
-import { parseJobTimeoutSeconds } from '../jobs/parse-job';
 import { awaitParse, queueParse, streamParse, type ParseRun } from '../jobs/parse-run';
 
 /** Body of `POST /v1/parse` (spec 2.4, plus `async`). */
@@ -95,15 +95,19 @@ export const parseCreate = defineRoute<ParseCreateBody>({
       startedAt: req.receivedAt,
       spec: {
         jobId: randomUUID(),
-        request: {
-          prompt: body.prompt,
-          ...(body.schema === undefined ? {} : { schema: body.schema }),
-          ...(body.output_format === undefined ? {} : { output_format: body.output_format }),
-          max_depth: body.max_depth,
-          max_pages: maxPages,
-        },
-        timeoutSeconds: parseJobTimeoutSeconds(deps.config.llm, maxPages),
-        owner: req.auth?.keyId,
+        payload: jobPayload(
+          'parse',
+          {
+            request: {
+              prompt: body.prompt,
+              ...(body.schema === undefined ? {} : { schema: body.schema }),
+              ...(body.output_format === undefined ? {} : { output_format: body.output_format }),
+              max_depth: body.max_depth,
+              max_pages: maxPages,
+            },
+          },
+          { context: deps.config, owner: jobOwnerOf(req) },
+        ),
       },
     };
     if (body.async) return queueParse(run, origin);

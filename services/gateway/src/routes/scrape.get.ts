@@ -1,25 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import {
-  SCRAPE_LIMITS,
-  TimeoutError,
-  scrapeQuery,
-  scrapeResponseSchema,
-  type ScrapeJobPayload,
-  type ScrapeJobResult,
-  type ScrapeQuery,
-} from '@sitelens/contracts';
+import { SCRAPE_LIMITS, TimeoutError, followDeadline, scrapeQuery, scrapeResponseSchema, type ScrapeJobResult, type ScrapeQuery } from '@sitelens/contracts';
+import { enqueue } from '@sitelens/queue';
 import { enforcePagesPerRequest } from '../auth/plan-limits';
 import { loadJobResult } from '@sitelens/storage';
+import { jobOwnerOf } from '../auth/job-owner';
 import { defineRoute } from '../http/route';
 import { assertUrlAllowed } from '../http/url-policy';
 import { awaitJob } from '../jobs/await-job';
 import { readScrapeCache, scrapeCacheKey, writeScrapeCache } from '../jobs/scrape-cache';
 import { withRedis } from '../jobs/redis-guard';
-
-/** Beyond the scrape's own timeout (which the worker enforces), for the queue and the answer's trip back. */
-const ANSWER_MARGIN_MS = 2_000;
-/** Scrape jobs are read once, by the request that made them; keep them only briefly. */
-const SCRAPE_JOB_KEEP = { age: 300 };
 
 export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
   method: 'get',
@@ -42,14 +30,11 @@ export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
       if (cached) return { status: 200, body: cached, headers: { 'x-cache': 'HIT' } };
     }
 
-    const acceptedAt = Date.now();
-    const payload: ScrapeJobPayload = { request: query, linkMapPages, timeoutSeconds: query.timeout, acceptedAt, owner: req.auth?.keyId };
     const queue = deps.queues.parse;
-    const job = await withRedis(deps.redis, () =>
-      queue.add('scrape', payload, { jobId: randomUUID(), attempts: 1, removeOnComplete: SCRAPE_JOB_KEEP, removeOnFail: SCRAPE_JOB_KEEP }),
-    );
-    const waitMs = acceptedAt + query.timeout * 1000 + ANSWER_MARGIN_MS - Date.now();
-    const outcome = await awaitJob<ScrapeJobResult>(deps, queue, job, deps.events.parse, waitMs);
+    const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'scrape', { request: query, linkMapPages }, { owner: jobOwnerOf(req) }));
+    const waitMs = followDeadline('scrape', job.data) - Date.now();
+    const source = { queue, events: deps.events.parse, gate: deps.gates.parse };
+    const outcome = await awaitJob<ScrapeJobResult>(deps, source, String(job.id), waitMs);
     if (!outcome.finished) throw new TimeoutError(`Scraping ${query.url} took longer than the ${query.timeout} s timeout`);
     const result = await loadJobResult<ScrapeJobResult>(deps.store, outcome.result);
     await writeScrapeCache(deps.redis, cacheKey, result, log);

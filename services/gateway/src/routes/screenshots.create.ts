@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import { TimeoutError, assertViewportPixels, screenshotCreateRequest, screenshotJobSeconds, type ScreenshotCreateRequest, type ScreenshotJobResult } from '@sitelens/contracts';
+import { TimeoutError, assertViewportPixels, followDeadline, screenshotCreateRequest, type ScreenshotCreateRequest, type ScreenshotJobResult } from '@sitelens/contracts';
+import { enqueue } from '@sitelens/queue';
 import type { GatewayDeps } from '../deps';
 import { awaitJob } from '../jobs/await-job';
 import type { ScreenshotJob } from '../jobs/screenshot-view';
@@ -10,6 +11,7 @@ import { defineRoute } from '../http/route';
 import { acceptedStatus } from '../http/accepted-status';
 import { withRedis } from '../jobs/redis-guard';
 import { assertUrlAllowed } from '../http/url-policy';
+import { jobOwnerOf } from '../auth/job-owner';
 
 export const screenshotCreateResponse = z.object({
   success: z.literal(true),
@@ -21,13 +23,11 @@ export const screenshotCreateResponse = z.object({
   metadata: z.object({ device: z.string() }),
 });
 
-/** Beyond the job's own budget (timeoutSeconds): waiting in the queue and storing the image. */
-const STREAM_MARGIN_SECONDS = 30;
-
 /** `stream: true`: holds the request until the job ends and answers with the image bytes. */
 async function sendImageWhenDone(job: ScreenshotJob, options: { deps: GatewayDeps; res: Response; waitMs: number }): Promise<void> {
   const { deps, res } = options;
-  const outcome = await awaitJob<ScreenshotJobResult>(deps, deps.queues.screenshot, job, deps.events.screenshot, options.waitMs);
+  const source = { queue: deps.queues.screenshot, events: deps.events.screenshot, gate: deps.gates.screenshot };
+  const outcome = await awaitJob<ScreenshotJobResult>(deps, source, String(job.id), options.waitMs);
   if (!outcome.finished) {
     throw new TimeoutError(`The screenshot did not finish in time; poll GET /v1/screenshots?job_id=${job.id} for it`);
   }
@@ -50,15 +50,9 @@ export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
     assertUrlAllowed(deps.config, body.url);
     assertViewportPixels(body, deps.config.browser.maxPixels);
     const jobId = randomUUID();
-    const job = await withRedis(deps.redis, () =>
-      deps.queues.screenshot.add(
-        'screenshot',
-        { request: body, timeoutSeconds: screenshotJobSeconds(body), acceptedAt: Date.now(), owner: req.auth?.keyId },
-        { jobId },
-      ),
-    );
+    const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'screenshot', { request: body }, { owner: jobOwnerOf(req), jobId }));
     if (body.stream) {
-      await sendImageWhenDone(job, { deps, res, waitMs: (job.data.timeoutSeconds + STREAM_MARGIN_SECONDS) * 1000 });
+      await sendImageWhenDone(job, { deps, res, waitMs: followDeadline('screenshot', job.data) - Date.now() });
       return undefined;
     }
     return {

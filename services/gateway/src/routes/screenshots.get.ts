@@ -1,8 +1,9 @@
 import { NotFound, screenshotGetQuery, type ScreenshotGetQuery } from '@sitelens/contracts';
+import { followJob } from '@sitelens/queue';
 import { acceptedStatus } from '../http/accepted-status';
 import { defineRoute } from '../http/route';
 import { loadJob } from '../jobs/job-access';
-import { waitForJobEnd } from '../jobs/job-waiter';
+import { withRedis } from '../jobs/redis-guard';
 import { viewScreenshotJob, type ScreenshotJob } from '../jobs/screenshot-view';
 
 export const screenshotsGet = defineRoute<undefined, ScreenshotGetQuery>({
@@ -23,7 +24,8 @@ export const screenshotsGet = defineRoute<undefined, ScreenshotGetQuery>({
     };
     let { job, state } = await load();
     if (query.wait && state !== 'completed' && state !== 'failed') {
-      await waitForJobEnd(job, deps.events.screenshot, query.wait * 1000, deps.stopping);
+      const source = { queue: deps.queues.screenshot, events: deps.events.screenshot };
+      await followJob(source, query.job_id, { waitMs: query.wait * 1000, signal: deps.stopping, read: (work) => withRedis(deps.redis, work) }).done;
       ({ job, state } = await load());
     }
     const view = await viewScreenshotJob(job, state, deps, origin);

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { publicJobError, watchCheckQuery, watchIdParams, type WatchCheckQuery, type WatchIdParams, type WatchJobResult } from '@sitelens/contracts';
-import { enqueueWatchCheck, readJob } from '@sitelens/queue';
+import { enqueueWatchCheck, followJob, readJob } from '@sitelens/queue';
 import { defineRoute } from '../http/route';
-import { waitForJobEnd } from '../jobs/job-waiter';
 import { withRedis } from '../jobs/redis-guard';
 import { loadWatch } from '../watch/watch-access';
 import { watchResultView } from '../watch/watch-view';
@@ -26,10 +25,12 @@ export const watchCheck = defineRoute<undefined, WatchCheckQuery, WatchIdParams>
   },
   async handler({ params, query, deps, req, origin }) {
     const { store, watch } = await loadWatch(deps, req, params.id);
-    const queued = await withRedis(deps.redis, () => enqueueWatchCheck(deps.queues.parse, watch, 'manual'));
+    const queued = await withRedis(deps.redis, () => enqueueWatchCheck(deps.gates, watch, 'manual'));
     const jobId = queued.id ?? '';
-    if (query.wait > 0) await waitForJobEnd(queued, deps.events.parse, query.wait * 1000, deps.stopping);
-    const snapshot = await withRedis(deps.redis, () => readJob(deps.queues.parse, jobId));
+    const source = { queue: deps.queues.parse, events: deps.events.parse };
+    const read = <T>(work: () => Promise<T>) => withRedis(deps.redis, work);
+    if (query.wait > 0) await followJob(source, jobId, { waitMs: query.wait * 1000, signal: deps.stopping, read }).done;
+    const snapshot = await read(() => readJob(deps.queues.parse, jobId));
     const job = snapshot?.job;
     const state = snapshot?.state ?? 'unknown';
     if (job && state === 'completed') {

@@ -44,7 +44,7 @@ export const watchCreate = defineRoute<WatchCreateRequest>({
       last_change: null,
       last_notification: null,
       ...(owner === undefined ? {} : { owner }),
-      ...(plan === undefined ? {} : { plan: plan.name }),
+      ...(owner === undefined || plan === undefined ? {} : { plan: plan.name }),
     };
     const store = watchStoreOf(deps);
     await withRedis(deps.redis, async () => {
@@ -53,7 +53,7 @@ export const watchCreate = defineRoute<WatchCreateRequest>({
         // Hosted mode: an address gets watch mail only once its owner confirms it (the worker sends the request).
         if (owner !== undefined && watch.notify_email) await registerNotifyEmail(deps, owner, watch.notify_email, origin);
         await scheduleWatch(deps.queues.parse, watch);
-        await enqueueWatchCheck(deps.queues.parse, watch, 'create');
+        await enqueueWatchCheck(deps.gates, watch, 'create');
       } catch (error) {
         await store.remove(watch.id).catch(() => undefined);
         throw error;

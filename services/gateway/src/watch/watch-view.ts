@@ -2,7 +2,7 @@ import { errorMessage, type Watch, type WatchRecord, type WatchResult, type Watc
 import { SIGNED_URL_TTL_SECONDS } from '@sitelens/storage';
 import type { GatewayDeps } from '../deps';
 
-/** A watch as clients see it: everything but its owner and plan. */
+/** A watch as clients see it: everything but its owner and the owner's plan. */
 export function watchView(record: WatchRecord): Watch {
   const { owner: _owner, plan: _plan, ...watch } = record;
   return watch;

@@ -21,7 +21,7 @@ function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, error: unknown)
  * within the configured byte caps), and the optional webhook once the job has ended. Per-page failures are part of the result; the job fails only when the start URL
  * is refused or the crawl outlives its time budget.
  */
-export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler {
+export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler<'crawl'> {
   return async (job, logger) => {
     const { timeoutSeconds } = job.data;
     const request = jobRequest<CrawlJobRequest>(job.data, 'crawl');

@@ -1,6 +1,5 @@
-import type { ParseQueueJobName } from '@sitelens/contracts';
 import type { ParseWorkerContext } from '../context';
-import type { ParseJobHandler } from '../main';
+import type { ParseJobHandlers } from '../main';
 import { createCrawlHandler } from './crawl';
 import { createParseHandler } from './parse';
 import { createScrapeHandler } from './scrape';
@@ -10,7 +9,7 @@ import { createWatchHandler } from './watch';
  * The parse queue's job kinds and their handlers. Each kind lives in its own file in this folder
  * and is registered here by job name.
  */
-export function createParseHandlers(context: ParseWorkerContext): Partial<Record<ParseQueueJobName, ParseJobHandler>> {
+export function createParseHandlers(context: ParseWorkerContext): ParseJobHandlers {
   return {
     parse: createParseHandler(context),
     scrape: createScrapeHandler(context),

@@ -41,7 +41,7 @@ function listErrors(errors: { url: string; error: string }[]): string {
  * model keeps failing, LLM_NOT_CONFIGURED without a model. The client's disconnect (cancel key)
  * or the job's time budget stops every fetch and model call in flight.
  */
-export function createParseHandler(context: ParseWorkerContext): ParseJobHandler {
+export function createParseHandler(context: ParseWorkerContext): ParseJobHandler<'parse'> {
   const { config, web, model } = context;
 
   return async (job, logger: Logger): Promise<StoredResultRef> => {

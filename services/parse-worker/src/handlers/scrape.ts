@@ -23,7 +23,7 @@ function payloadOf(data: ParseQueuePayload): ScrapeJobPayload {
  * RESULT_PAGE_MAX_BYTES). The gateway waits for the answer, so the
  * work stops at the request's own deadline (`acceptedAt` + `timeout`), queue time included.
  */
-export function createScrapeHandler(context: ParseWorkerContext): ParseJobHandler {
+export function createScrapeHandler(context: ParseWorkerContext): ParseJobHandler<'scrape'> {
   return async (job, logger) => {
     const { request, acceptedAt, timeoutSeconds, linkMapPages } = payloadOf(job.data);
     const budgetMs = acceptedAt + timeoutSeconds * 1000 - Date.now();

@@ -31,7 +31,7 @@ export interface WatchHandlerOptions {
  * nothing and a deleted one's is dropped. Checks of one watch never overlap (a Redis lock); one
  * that finds the lock taken is retried by BullMQ after a backoff.
  */
-export function createWatchHandler(context: ParseWorkerContext, options: WatchHandlerOptions = {}): ParseJobHandler {
+export function createWatchHandler(context: ParseWorkerContext, options: WatchHandlerOptions = {}): ParseJobHandler<'watch'> {
   const { redis, config } = context;
   const prefix = config.redis.prefix;
   const store = new WatchStore(redis, prefix);
@@ -58,7 +58,8 @@ export function createWatchHandler(context: ParseWorkerContext, options: WatchHa
           store,
           blobs: context.store,
           web: { ...context.web, logger },
-          screenshotQueue: context.screenshotQueue,
+          screenshotGate: context.screenshotGate,
+          screenshotEvents: context.screenshotEvents,
           notify: {
             webhookSecretFor: (owner) => context.webhookSecrets.secretFor(owner),
             urlPolicy: urlPolicyOf(context.config, logger),

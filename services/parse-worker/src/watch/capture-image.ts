@@ -1,19 +1,17 @@
 /**
  * include_image: a screenshot through the screenshot queue (this worker never opens a browser for
- * it), waited for so the result can keep the image's storage key; the gateway signs a fresh URL
- * for it on every read.
+ * it), followed to its end so the result can keep the image's storage key; the gateway signs a
+ * fresh URL for it on every read.
  */
-import { randomUUID } from 'node:crypto';
-import { JOB_DEADLINE_MARGIN_SECONDS, decodeJobError, screenshotCreateRequest, screenshotJobSeconds, type WatchRecord } from '@sitelens/contracts';
-import type { ScreenshotQueue } from '@sitelens/queue';
+import type { QueueEvents } from 'bullmq';
+import { decodeJobError, followDeadline, screenshotCreateRequest, type ScreenshotJobResult, type WatchRecord } from '@sitelens/contracts';
+import { enqueue, followJob, type ScreenshotGate } from '@sitelens/queue';
 
 export type CapturedImage = { key: string } | { error: string };
 
-const POLL_MS = 250;
-
 export async function captureWatchImage(
-  watch: Pick<WatchRecord, 'url' | 'full_page' | 'quality' | 'owner'>,
-  queue: ScreenshotQueue,
+  watch: Pick<WatchRecord, 'url' | 'full_page' | 'quality' | 'owner' | 'plan'>,
+  screenshots: { gate: ScreenshotGate; events: QueueEvents },
   signal?: AbortSignal,
 ): Promise<CapturedImage> {
   // quality only means something for lossy formats, so a watch that sets it gets a JPEG.
@@ -22,20 +20,14 @@ export async function captureWatchImage(
     full_page: watch.full_page,
     ...(watch.quality === undefined ? {} : { format: 'jpeg', quality: watch.quality }),
   });
-  const job = await queue.add(
-    'screenshot',
-    { request, timeoutSeconds: screenshotJobSeconds(request), acceptedAt: Date.now(), ...(watch.owner === undefined ? {} : { owner: watch.owner }) },
-    { jobId: randomUUID() },
-  );
-  const deadline = Date.now() + (job.data.timeoutSeconds + JOB_DEADLINE_MARGIN_SECONDS) * 1000;
-  while (Date.now() < deadline && !signal?.aborted) {
-    const state = await job.getState();
-    if (state === 'completed' || state === 'failed') {
-      const done = await queue.getJob(job.id ?? '');
-      if (state === 'completed' && done?.returnvalue?.key) return { key: done.returnvalue.key };
-      return { error: decodeJobError(done?.failedReason).message || 'The screenshot failed' };
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+  const { gate, events } = screenshots;
+  const job = await enqueue({ screenshot: gate }, 'screenshot', { request }, { owner: { owner: watch.owner, plan: watch.plan } });
+  const end = await followJob<ScreenshotJobResult>({ queue: gate.queue, events }, String(job.id), {
+    waitMs: followDeadline('screenshot', job.data) - Date.now(),
+    ...(signal ? { signal } : {}),
+  }).done;
+  if (end.state === 'completed' && end.result?.key) return { key: end.result.key };
+  if (end.state === 'failed') return { error: decodeJobError(end.failedReason).message || 'The screenshot failed' };
+  if (end.state === 'completed') return { error: 'The screenshot failed' };
   return { error: 'The screenshot did not finish in time' };
 }

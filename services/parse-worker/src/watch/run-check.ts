@@ -12,7 +12,8 @@ import {
   type WatchResultRecord,
   type WatchTrigger,
 } from '@sitelens/contracts';
-import type { ScreenshotQueue, WatchSnapshot, WatchStore } from '@sitelens/queue';
+import type { QueueEvents } from 'bullmq';
+import type { ScreenshotGate, WatchSnapshot, WatchStore } from '@sitelens/queue';
 import type { BlobStore } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 import type { WebDeps } from '@sitelens/web';
@@ -25,7 +26,8 @@ export interface CheckDeps {
   store: WatchStore;
   blobs: BlobStore;
   web: WebDeps;
-  screenshotQueue: ScreenshotQueue;
+  screenshotGate: ScreenshotGate;
+  screenshotEvents: QueueEvents;
   notify: NotifyDeps;
   /** Hosted mode: whether watch mail may go to the watch's address (it may send the confirmation request). */
   mayMail?: (watch: WatchRecord) => Promise<boolean>;
@@ -63,7 +65,7 @@ async function deleteImages(results: readonly Pick<WatchResultRecord, 'image_key
 /** The check's own outcome, before anything is stored. Throws only what a retry may fix. */
 async function check(watch: WatchRecord, run: CheckRun, deps: CheckDeps, base: Pick<WatchResultRecord, 'id' | 'executed_at' | 'trigger' | 'scheduled_for'>) {
   const signal = AbortSignal.timeout(WATCH_LIMITS.checkTimeoutSeconds * 1000);
-  const imageTask = watch.include_image ? captureWatchImage(watch, deps.screenshotQueue, signal) : Promise.resolve(undefined);
+  const imageTask = watch.include_image ? captureWatchImage(watch, { gate: deps.screenshotGate, events: deps.screenshotEvents }, signal) : Promise.resolve(undefined);
   try {
     const observed = await observePage(watch, deps.web, { timeoutMs: PAGE_TIMEOUT_MS, signal });
     const image = await imageTask;

@@ -1,0 +1,81 @@
+import { Queue, type Job, type Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { AppError, bounded, type JobEnvelope, type QueueName } from '@sitelens/contracts';
+import { createJobGate, type JobGate } from '../fair-share/job-gate';
+import { toJobFailure } from '../job-failure';
+import { dueEnvelope, jobDeadline } from '../job-view';
+import { createWorker, defaultJobOptions } from '../queues';
+
+export interface JobWorkerSettings {
+  /** The worker's own connection (waits for Redis forever). */
+  connection: Redis;
+  prefix: string;
+  retentionMs: number;
+  /** Jobs this process runs at once. */
+  concurrency: number;
+  /** JOB_QUEUE_TIMEOUT: a job that waited past its deadline is failed, not run. */
+  queueTimeoutMs: number;
+  now?: () => number;
+}
+
+export interface JobWorkerHooks<D, R, N extends string> {
+  /** One job's work. Throw AppErrors: the skeleton turns them into BullMQ failures (retry or not). */
+  process(job: Job<D, R, N>): Promise<R>;
+  /** Wraps each run that reaches the work or its deadline (metrics). */
+  measure?<T>(job: Job<D, R, N>, work: () => Promise<T>): Promise<T>;
+}
+
+export interface JobWorker<D extends JobEnvelope, R, N extends string> {
+  worker: Worker<D, R, N>;
+  gate: JobGate<D, R, N>;
+  /** Closes what the skeleton opened besides the worker (its queue handle); bounded. */
+  close(): Promise<void>;
+}
+
+/**
+ * The one worker skeleton, used by both workers: a job past its deadline fails JOB_TIMEOUT without
+ * running; any other runs in its key's fair-share slot (or is parked again when the key is at its
+ * cap); the work's errors become BullMQ failures that say whether a retry may help.
+ */
+export function startJobWorker<D extends JobEnvelope, R, N extends string>(
+  queue: QueueName,
+  settings: JobWorkerSettings,
+  hooks: JobWorkerHooks<D, R, N>,
+): JobWorker<D, R, N> {
+  const { connection, prefix } = settings;
+  const now = settings.now ?? Date.now;
+  const measure = hooks.measure ?? ((_job, work) => work());
+  // Its own handle on the queue, to promote the parked jobs a finished one frees.
+  const own = new Queue<D, R, N>(queue, { connection, prefix, defaultJobOptions: defaultJobOptions(settings.retentionMs) });
+  const gate = createJobGate<D, R, N>(connection, own, { prefix, queue });
+
+  const worker = createWorker<D, R, N>(
+    queue,
+    async (job, token) => {
+      const late = now() > jobDeadline(dueEnvelope(job), settings.queueTimeoutMs);
+      const run = () =>
+        measure(job, async () => {
+          try {
+            if (late) throw new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline');
+            return await hooks.process(job);
+          } catch (error) {
+            throw toJobFailure(error);
+          }
+        });
+      if (late) {
+        await gate.forget(job);
+        return run();
+      }
+      return gate.run(job, token, run);
+    },
+    { connection, prefix },
+    { concurrency: settings.concurrency },
+  );
+  return {
+    worker,
+    gate,
+    close: async () => {
+      await bounded(own.close().catch(() => undefined), 2_000);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The worker skeleton both workers use, on real Redis and BullMQ: a job past its deadline fails
+ * JOB_TIMEOUT without running, the work's errors keep their codes and say whether a retry may
+ * help, and results come back as they were returned.
+ */
+import type { Redis } from 'ioredis';
+import { QueueEvents } from 'bullmq';
+import { AppError, QUEUES, decodeJobError, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
+import { createRedis, createScreenshotQueue, startJobWorker, type JobWorker, type ScreenshotQueue } from '../src';
+import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
+
+describe('startJobWorker', () => {
+  let redis: Redis;
+  let connection: Redis;
+  let eventsConnection: Redis;
+  let queue: ScreenshotQueue;
+  let events: QueueEvents;
+  let jobs: JobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
+  const ran: string[] = [];
+  const measured: string[] = [];
+
+  beforeAll(async () => {
+    const prefix = uniquePrefix('job-worker');
+    redis = createRedis(testRedisUrl(), 'worker');
+    connection = createRedis(testRedisUrl(), 'worker');
+    queue = createScreenshotQueue({ connection: redis, prefix, retentionMs: 60_000 });
+    eventsConnection = createRedis(testRedisUrl(), 'worker');
+    events = new QueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix });
+    await events.waitUntilReady();
+    jobs = startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
+      QUEUES.screenshot,
+      { connection, prefix, retentionMs: 60_000, concurrency: 2, queueTimeoutMs: 60_000 },
+      {
+        process: async (job) => {
+          ran.push(String(job.id));
+          const url = job.data.request.url;
+          if (url.endsWith('/blocked')) throw new AppError('URL_BLOCKED', 'Not allowed');
+          if (url.endsWith('/flaky')) throw new AppError('UNAVAILABLE', 'Store down', { retryable: true });
+          return { key: `k-${job.id}`, contentType: 'image/png', metadata: {} as never };
+        },
+        measure: async (job, work) => {
+          measured.push(String(job.id));
+          return work();
+        },
+      },
+    );
+  });
+
+  afterAll(async () => {
+    await jobs.worker.close();
+    await jobs.close();
+    await events.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    redis.disconnect();
+    connection.disconnect();
+    eventsConnection.disconnect();
+  });
+
+  const add = (id: string, url: string, acceptedAt = Date.now()) =>
+    queue.add('screenshot', { request: { url } as never, timeoutSeconds: 10, acceptedAt }, { jobId: id, attempts: 2, backoff: { type: 'fixed', delay: 1 } });
+
+  it('returns the work’s result', async () => {
+    const job = await add('ok', 'https://example.com/');
+    expect(await job.waitUntilFinished(events, 30_000)).toMatchObject({ key: 'k-ok' });
+  });
+
+  it('fails a job past its deadline with JOB_TIMEOUT, without running it', async () => {
+    const job = await add('late', 'https://example.com/', Date.now() - 60_000 - 120_000);
+    await expect(job.waitUntilFinished(events, 30_000)).rejects.toThrow();
+    const failed = await queue.getJob('late');
+    expect(decodeJobError(failed?.failedReason).code).toBe('JOB_TIMEOUT');
+    expect(failed?.attemptsMade).toBe(1);
+    expect(ran).not.toContain('late');
+    expect(measured).toContain('late');
+  });
+
+  it('does not retry a request’s own error, and retries an infrastructure one', async () => {
+    const blocked = await add('blocked', 'https://example.com/blocked');
+    await expect(blocked.waitUntilFinished(events, 30_000)).rejects.toThrow();
+    const flaky = await add('flaky', 'https://example.com/flaky');
+    await expect(flaky.waitUntilFinished(events, 30_000)).rejects.toThrow();
+    expect((await queue.getJob('blocked'))?.attemptsMade).toBe(1);
+    expect(decodeJobError((await queue.getJob('blocked'))?.failedReason).code).toBe('URL_BLOCKED');
+    expect((await queue.getJob('flaky'))?.attemptsMade).toBe(2);
+    expect(decodeJobError((await queue.getJob('flaky'))?.failedReason).code).toBe('UNAVAILABLE');
+  });
+});
