@@ -52,8 +52,9 @@ export function defaultJobOptions(retentionMs: number) {
   };
 }
 
-export function createScreenshotQueue(settings: QueueSettings): ScreenshotQueue {
-  return new Queue<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(QUEUES.screenshot, {
+/** Every Queue handle the service opens, so all agree on the stream cap and the job defaults. */
+export function openQueue<D, R, N extends string>(queue: QueueName, settings: QueueSettings): Queue<D, R, N> {
+  return new Queue<D, R, N>(queue, {
     connection: settings.connection,
     prefix: settings.prefix,
     streams: streamOptions(settings),
@@ -61,13 +62,12 @@ export function createScreenshotQueue(settings: QueueSettings): ScreenshotQueue 
   });
 }
 
+export function createScreenshotQueue(settings: QueueSettings): ScreenshotQueue {
+  return openQueue<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(QUEUES.screenshot, settings);
+}
+
 export function createParseQueue(settings: QueueSettings): ParseQueue {
-  return new Queue<ParseQueuePayload, unknown, ParseQueueJobName>(QUEUES.parse, {
-    connection: settings.connection,
-    prefix: settings.prefix,
-    streams: streamOptions(settings),
-    defaultJobOptions: defaultJobOptions(settings.retentionMs),
-  });
+  return openQueue<ParseQueuePayload, unknown, ParseQueueJobName>(QUEUES.parse, settings);
 }
 
 export function createQueueEvents(name: QueueName, settings: Pick<QueueSettings, 'connection' | 'prefix'>): QueueEvents {

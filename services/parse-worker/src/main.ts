@@ -43,6 +43,7 @@ export async function startParseWorker(
       connection,
       prefix: config.redis.prefix,
       retentionMs: config.jobRetentionMs,
+      eventsMaxLen: config.redis.eventsMaxLen,
       concurrency: config.llm.concurrency,
       queueTimeoutMs: config.jobQueueTimeoutMs,
     },

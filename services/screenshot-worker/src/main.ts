@@ -53,6 +53,7 @@ export async function startScreenshotWorker(
       connection,
       prefix: config.redis.prefix,
       retentionMs: config.jobRetentionMs,
+      eventsMaxLen: config.redis.eventsMaxLen,
       concurrency: config.browser.concurrency,
       queueTimeoutMs: config.jobQueueTimeoutMs,
     },

@@ -1,16 +1,18 @@
-import { Queue, type Job, type Worker } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AppError, bounded, type JobEnvelope, type QueueName } from '@sitelens/contracts';
 import { createJobGate, type JobGate } from '../fair-share/job-gate';
 import { toJobFailure } from '../job-failure';
 import { dueEnvelope, jobDeadline } from '../job-view';
-import { createWorker, defaultJobOptions } from '../queues';
+import { createWorker, openQueue } from '../queues';
 
 export interface JobWorkerSettings {
   /** The worker's own connection (waits for Redis forever). */
   connection: Redis;
   prefix: string;
   retentionMs: number;
+  /** QUEUE_EVENTS_MAX_LEN: the queue handle the skeleton opens must keep the same stream cap. */
+  eventsMaxLen?: number;
   /** Jobs this process runs at once. */
   concurrency: number;
   /** JOB_QUEUE_TIMEOUT: a job that waited past its deadline is failed, not run. */
@@ -46,7 +48,7 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
   const now = settings.now ?? Date.now;
   const measure = hooks.measure ?? ((_job, work) => work());
   // Its own handle on the queue, to promote the parked jobs a finished one frees.
-  const own = new Queue<D, R, N>(queue, { connection, prefix, defaultJobOptions: defaultJobOptions(settings.retentionMs) });
+  const own = openQueue<D, R, N>(queue, { connection, prefix, retentionMs: settings.retentionMs, eventsMaxLen: settings.eventsMaxLen });
   const gate = createJobGate<D, R, N>(connection, own, { prefix, queue });
 
   const worker = createWorker<D, R, N>(
