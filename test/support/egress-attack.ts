@@ -45,19 +45,22 @@ export interface EgressAttack {
 
 function attackPage(port: number): string {
   const at = (vector: string, path = '/') => `http://${vector}.internal.test:${port}${path}`;
-  return `<!doctype html><html><head><title>attack</title>
-<link rel="stylesheet" href="${at('css', '/x.css')}" id="css">
-</head><body style="margin:0;background:#fff"><h1>Nothing to see</h1>
-<img id="img" src="${at('img', '/x.png')}">
-<img id="redirect" src="/redirect-inside">
-<iframe id="iframe" src="${at('iframe')}"></iframe>
+  return `<!doctype html><html><head><title>attack</title></head>
+<body style="margin:0;background:#fff"><h1>Nothing to see</h1>
 <script>
 const settled = [];
-const either = (el, a, b) => new Promise((r) => { el.addEventListener(a, r); el.addEventListener(b, r); });
-settled.push(either(document.getElementById('img'), 'load', 'error'));
-settled.push(either(document.getElementById('redirect'), 'load', 'error'));
-settled.push(either(document.getElementById('css'), 'load', 'error'));
-settled.push(new Promise((r) => { const f = document.getElementById('iframe'); if (f.contentDocument && f.contentDocument.readyState === 'complete') r(); f.addEventListener('load', r); f.addEventListener('error', r); }));
+// Elements are made here, listeners first, so no load or error can fire before it is heard.
+const element = (tag, attrs, parent) => new Promise((r) => {
+  const el = document.createElement(tag);
+  el.addEventListener('load', r);
+  el.addEventListener('error', r);
+  Object.assign(el, attrs);
+  parent.appendChild(el);
+});
+settled.push(element('link', { rel: 'stylesheet', href: ${JSON.stringify(at('css', '/x.css'))} }, document.head));
+settled.push(element('img', { src: ${JSON.stringify(at('img', '/x.png'))} }, document.body));
+settled.push(element('img', { src: '/redirect-inside' }, document.body));
+settled.push(element('iframe', { src: ${JSON.stringify(at('iframe'))} }, document.body));
 settled.push(fetch(${JSON.stringify(at('fetch'))}, { mode: 'no-cors' }).catch(() => undefined));
 settled.push(fetch('http://${INTERNAL_HOST}:${port}/literal', { mode: 'no-cors' }).catch(() => undefined));
 settled.push(new Promise((r) => { const x = new XMLHttpRequest(); x.open('GET', ${JSON.stringify(at('xhr'))}); x.onloadend = r; x.send(); }));
