@@ -86,3 +86,83 @@ describe('startJobWorker', () => {
     expect(decodeJobError((await queue.getJob('flaky'))?.failedReason).code).toBe('UNAVAILABLE');
   });
 });
+
+describe('startJobWorker: no key holds every slot of a process', () => {
+  let redis: Redis;
+  let connection: Redis;
+  let eventsConnection: Redis;
+  let queue: ScreenshotQueue;
+  let events: QueueEvents;
+  let jobs: JobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
+  /** Jobs of key A hold their slot until released: a never-ending page. */
+  const holds = new Map<string, () => void>();
+  const started: string[] = [];
+  let mostOfA = 0;
+  let runningOfA = 0;
+
+  beforeAll(async () => {
+    const prefix = uniquePrefix('job-worker-share');
+    redis = createRedis(testRedisUrl(), 'worker');
+    connection = createRedis(testRedisUrl(), 'worker');
+    queue = createScreenshotQueue({ connection: redis, prefix, retentionMs: 60_000 });
+    eventsConnection = createRedis(testRedisUrl(), 'worker');
+    events = new QueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix });
+    await events.waitUntilReady();
+    jobs = startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
+      QUEUES.screenshot,
+      { connection, prefix, retentionMs: 60_000, concurrency: 2, queueTimeoutMs: 60_000, deferMs: 200 },
+      {
+        process: async (job) => {
+          started.push(String(job.id));
+          if (job.data.owner === 'key-a') {
+            runningOfA += 1;
+            mostOfA = Math.max(mostOfA, runningOfA);
+            await new Promise<void>((release) => holds.set(String(job.id), release));
+            runningOfA -= 1;
+          }
+          return { key: `k-${job.id}`, contentType: 'image/png', metadata: {} as never };
+        },
+      },
+    );
+  });
+
+  afterAll(async () => {
+    for (const release of holds.values()) release();
+    await jobs.worker.close();
+    await jobs.close();
+    await events.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    redis.disconnect();
+    connection.disconnect();
+    eventsConnection.disconnect();
+  });
+
+  const add = (id: string, owner: string) =>
+    queue.add('screenshot', { request: { url: 'https://example.com/' } as never, timeoutSeconds: 10, acceptedAt: Date.now(), owner, plan: 'free' }, { jobId: id });
+
+  it('runs another key’s job in the last slot while one key’s jobs hold the rest, then the held job', async () => {
+    const a1 = await add('a1', 'key-a');
+    const a2 = await add('a2', 'key-a');
+    // a1 holds one slot; a2 may not take the last one, so b1 gets it and completes.
+    await new Promise<void>((resolve) => {
+      const check = () => (holds.has('a1') || holds.has('a2') ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    const b1 = await add('b1', 'key-b');
+    expect(await b1.waitUntilFinished(events, 30_000)).toMatchObject({ key: 'k-b1' });
+    expect(runningOfA).toBe(1);
+    // Once the first of key A's jobs ends, the other runs.
+    const first = holds.has('a1') ? 'a1' : 'a2';
+    holds.get(first)!();
+    await (first === 'a1' ? a1 : a2).waitUntilFinished(events, 30_000);
+    await new Promise<void>((resolve) => {
+      const check = () => (holds.size === 2 ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    holds.get(first === 'a1' ? 'a2' : 'a1')!();
+    await (first === 'a1' ? a2 : a1).waitUntilFinished(events, 30_000);
+    expect(mostOfA).toBe(1);
+    expect(started.filter((id) => id === 'b1')).toEqual(['b1']);
+  });
+});

@@ -1,7 +1,8 @@
-import type { Job, Worker } from 'bullmq';
+import { DelayedError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AppError, bounded, type JobEnvelope, type QueueName } from '@sitelens/contracts';
 import { createJobGate, type JobGate } from '../fair-share/job-gate';
+import { slotOwnerOf } from '../fair-share/job-slots';
 import { toJobFailure } from '../job-failure';
 import { dueEnvelope, jobDeadline } from '../job-view';
 import { createWorker, openQueue } from '../queues';
@@ -18,7 +19,12 @@ export interface JobWorkerSettings {
   /** JOB_QUEUE_TIMEOUT: a job that waited past its deadline is failed, not run. */
   queueTimeoutMs: number;
   now?: () => number;
+  /** How long a job deferred to keep a slot for other keys waits before it is picked again. */
+  deferMs?: number;
 }
+
+/** A deferred job comes back this soon: a slot of another key's job rarely takes less. */
+const DEFER_MS = 1_000;
 
 export interface JobWorkerHooks<D, R, N extends string> {
   /** One job's work. Throw AppErrors: the skeleton turns them into BullMQ failures (retry or not). */
@@ -37,7 +43,9 @@ export interface JobWorker<D extends JobEnvelope, R, N extends string> {
 /**
  * The one worker skeleton, used by both workers: a job past its deadline fails JOB_TIMEOUT without
  * running; any other runs in its key's fair-share slot (or is parked again when the key is at its
- * cap); the work's errors become BullMQ failures that say whether a retry may help.
+ * cap), and never in this process's last free slot when its key already holds the others (it
+ * comes back after `deferMs`); the work's errors become BullMQ failures that say whether a retry
+ * may help.
  */
 export function startJobWorker<D extends JobEnvelope, R, N extends string>(
   queue: QueueName,
@@ -50,29 +58,49 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
   // Its own handle on the queue, to promote the parked jobs a finished one frees.
   const own = openQueue<D, R, N>(queue, { connection, prefix, retentionMs: settings.retentionMs, eventsMaxLen: settings.eventsMaxLen });
   const gate = createJobGate<D, R, N>(connection, own, { prefix, queue });
+  // One key never holds every slot of a process: with one worker of two slots, a free key's two
+  // never-ending pages would otherwise leave nothing for anyone else until they time out.
+  const perKey = Math.max(1, settings.concurrency - 1);
+  const running = new Map<string, number>();
 
   const worker = createWorker<D, R, N>(
     queue,
     async (job, token) => {
       const late = now() > jobDeadline(dueEnvelope(job), settings.queueTimeoutMs);
-      const run = () =>
-        measure(job, async () => {
-          try {
-            if (late) throw new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline');
-            return await hooks.process(job);
-          } catch (error) {
-            throw toJobFailure(error);
-          }
-        });
-      if (late) {
-        await gate.forget(job);
-        return run();
+      const key = slotOwnerOf(job.data)?.owner;
+      if (!late && key !== undefined && (running.get(key) ?? 0) >= perKey) {
+        await job.moveToDelayed(now() + (settings.deferMs ?? DEFER_MS), token);
+        throw new DelayedError();
       }
-      return gate.run(job, token, run);
+      if (key !== undefined) running.set(key, (running.get(key) ?? 0) + 1);
+      try {
+        return await runGated(job, token, late);
+      } finally {
+        if (key !== undefined) {
+          const left = (running.get(key) ?? 1) - 1;
+          if (left > 0) running.set(key, left);
+          else running.delete(key);
+        }
+      }
     },
     { connection, prefix },
     { concurrency: settings.concurrency },
   );
+
+  function runGated(job: Job<D, R, N>, token: string | undefined, late: boolean): Promise<R> {
+    const run = () =>
+      measure(job, async () => {
+        try {
+          if (late) throw new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline');
+          return await hooks.process(job);
+        } catch (error) {
+          throw toJobFailure(error);
+        }
+      });
+    if (late) return gate.forget(job).then(run);
+    return gate.run(job, token, run);
+  }
+
   return {
     worker,
     gate,
