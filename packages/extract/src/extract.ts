@@ -4,9 +4,11 @@ import { createLimiter, type Limiter } from './limit';
 import { combinePageResults, hasMeaningfulData, isRecord, mergeValues } from './merge';
 import { addUsage, emptyUsage, modelNotConfigured, type ModelClient, type TokenUsage } from './model-client';
 import { parseModelJson } from './model-json';
-import { isObjectSchema, toProviderSchema, unwrapProviderResult, type ProviderSchema } from './provider-schema';
+import { toProviderSchema, unwrapProviderResult, type ProviderSchema } from './provider-schema';
+import { schemaMismatch } from './schema-mismatch';
+import type { SchemaChecker } from './schema-checker';
 import { DEFAULT_TOKEN_BUDGET, preparePage, sharedTokenCounter, type TokenBudget, type TokenCounter } from './tokens';
-import { compileUserSchema, type CompiledSchema, type JsonSchema } from './user-schema';
+import { compileUserSchema, type JsonSchema } from './user-schema';
 
 export interface PageInput {
   url: string;
@@ -39,6 +41,11 @@ export interface ExtractOptions {
   signal?: AbortSignal;
   tokenBudget?: Partial<TokenBudget>;
   tokens?: TokenCounter;
+  /**
+   * Compiles the schema and checks the model's answer against it in a thread under a deadline
+   * (the parse worker's); without it both run here, unbounded (tests, small schemas).
+   */
+  schemaChecker?: Pick<SchemaChecker, 'check' | 'mismatch'>;
 }
 
 export interface ExtractResult {
@@ -105,29 +112,6 @@ async function extractPage(run: Run, page: PageInput): Promise<{ ok: true; data:
 }
 
 /**
- * Why `data` does not match the user's schema, or undefined when it does. A schema describing one
- * record, met by a list of records (one per page), is checked record by record: checked whole, a
- * list would pass a schema that leaves out `type: object` without any record being looked at.
- */
-function schemaMismatch(compiled: CompiledSchema, data: unknown): string | undefined {
-  // Ajv's validate is a type guard; as a plain boolean it narrows nothing.
-  const problems = (value: unknown): string | undefined => {
-    try {
-      return compiled.validate(value) ? undefined : compiled.describeErrors(compiled.validate.errors);
-    } catch {
-      // A recursive schema ($ref: '#') over an answer nested past the stack: a mismatch, not a crash.
-      return 'could not be checked (nested too deeply)';
-    }
-  };
-  if (!Array.isArray(data) || !isObjectSchema(compiled.schema)) return problems(data);
-  const failing = data.flatMap((record, index) => {
-    const reason = problems(record);
-    return reason === undefined ? [] : [`record ${index + 1}: ${reason}`];
-  });
-  return failing.length === 0 ? undefined : failing.join('; ');
-}
-
-/**
  * Extracts data for a prompt from page markdown with the model: pages (and chunks of long pages)
  * run concurrently up to `concurrency`, each answer bound to the user's schema when there is one,
  * results merged across chunks and pages, then validated (spec 7, rule 2: data that fails the
@@ -137,7 +121,10 @@ function schemaMismatch(compiled: CompiledSchema, data: unknown): string | undef
  */
 export async function extractFromPages(input: ExtractInput, options: ExtractOptions): Promise<ExtractResult> {
   if (!options.model.configured) throw modelNotConfigured();
-  const compiled = input.schema === undefined ? undefined : compileUserSchema(input.schema);
+  const checker = options.schemaChecker;
+  if (checker && input.schema !== undefined) await checker.check(input.schema);
+  const compiled = input.schema === undefined || checker ? undefined : compileUserSchema(input.schema);
+  const schema = input.schema as JsonSchema | undefined;
   if (input.pages.length === 0) throw new Unprocessable('No page content to extract data from');
 
   // One failing call (LLM_ERROR) or the caller's abort cancels every other call of this run.
@@ -148,7 +135,7 @@ export async function extractFromPages(input: ExtractInput, options: ExtractOpti
 
   const run: Run = {
     prompt: input.prompt,
-    provider: compiled ? toProviderSchema(compiled.schema) : undefined,
+    provider: schema ? toProviderSchema(schema) : undefined,
     limit: createLimiter(options.concurrency),
     budget: { ...DEFAULT_TOKEN_BUDGET, ...options.tokenBudget },
     tokens: options.tokens ?? sharedTokenCounter(),
@@ -183,7 +170,8 @@ export async function extractFromPages(input: ExtractInput, options: ExtractOpti
   const data = combinePageResults(results);
   if (!hasMeaningfulData(data)) throw new Unprocessable('No data matching the prompt was found on the pages');
 
-  const mismatch = compiled ? schemaMismatch(compiled, data) : undefined;
+  const mismatch =
+    schema === undefined ? undefined : checker ? await checker.mismatch(schema, data) : compiled ? schemaMismatch(compiled, data) : undefined;
   if (mismatch) run.warnings.push(`Extracted data does not match the schema (${mismatch}); returned as extracted`);
   return { data, warnings: run.warnings, usage: run.usage, pagesExtracted: results.length };
 }

@@ -1,8 +1,9 @@
 /**
- * Checks user schemas (limits, meta-schema, patterns, Ajv compile) in a worker thread: compiling a
- * 1,000-property schema takes Ajv about half a second, which on the gateway's event loop would
- * hold every other request. One thread, one schema at a time; a check past its deadline has its
- * thread terminated (the next check starts a new one) and is a 400.
+ * Checks user schemas (limits, meta-schema, patterns, Ajv compile), and the model's answers
+ * against them, in a worker thread: compiling a 1,000-property schema takes Ajv about half a
+ * second, which on the gateway's or the parse worker's event loop would hold everything else. One
+ * thread, one task at a time; a task past its deadline has its thread terminated (the next task
+ * starts a new one): a schema check is then a 400, an answer check a mismatch saying so.
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -21,12 +22,14 @@ export interface SchemaCheckerOptions {
 export interface SchemaChecker {
   /** Resolves when the schema compiles; rejects with `BadRequest` (message `schema: ...`) when not. */
   check(schema: unknown): Promise<void>;
+  /** Why `data` does not match the schema (undefined when it does); past the deadline, that it could not be checked. */
+  mismatch(schema: unknown, data: unknown): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
 interface Pending {
   task: SchemaCheckTask;
-  resolve: () => void;
+  resolve: (mismatch: string | undefined) => void;
   reject: (error: Error) => void;
 }
 
@@ -60,7 +63,7 @@ export function createSchemaChecker(options: SchemaCheckerOptions = {}): SchemaC
     created.on('message', (reply: SchemaCheckReply) => {
       if (worker !== created || running?.job.task.id !== reply.id) return;
       finish((job) => {
-        if (reply.ok) job.resolve();
+        if (reply.ok) job.resolve(reply.mismatch);
         else if (reply.client) job.reject(new BadRequest(reply.message, { details: { field: 'schema' } }));
         else job.reject(new AppError('INTERNAL', `Schema check failed: ${reply.message}`));
       });
@@ -83,22 +86,28 @@ export function createSchemaChecker(options: SchemaCheckerOptions = {}): SchemaC
     const current = worker;
     const timer = setTimeout(() => {
       discard(current);
-      finish((late) =>
-        late.reject(new BadRequest(`schema: could not be checked within ${timeoutMs / 1000} s; make it smaller`, { details: { field: 'schema' } })),
-      );
+      finish((late) => {
+        if (late.task.data) late.resolve(`could not be checked within ${timeoutMs / 1000} s`);
+        else late.reject(new BadRequest(`schema: could not be checked within ${timeoutMs / 1000} s; make it smaller`, { details: { field: 'schema' } }));
+      });
     }, timeoutMs);
     running = { job, timer };
     current.postMessage(job.task);
   };
 
+  const submit = (schema: unknown, data?: { value: unknown }): Promise<string | undefined> => {
+    if (closed) return Promise.reject(new AppError('UNAVAILABLE', 'The schema checker is closed'));
+    return new Promise<string | undefined>((resolve, reject) => {
+      queue.push({ task: { id: nextId++, schema, ...(data ? { data } : {}) }, resolve, reject });
+      pump();
+    });
+  };
+
   return {
-    check(schema) {
-      if (closed) return Promise.reject(new AppError('UNAVAILABLE', 'The schema checker is closed'));
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ task: { id: nextId++, schema }, resolve, reject });
-        pump();
-      });
+    async check(schema) {
+      await submit(schema);
     },
+    mismatch: (schema, data) => submit(schema, { value: data }),
     async close() {
       closed = true;
       const gone = new AppError('UNAVAILABLE', 'The schema checker is closed');

@@ -32,6 +32,13 @@ describe('createSchemaChecker', () => {
     expect(code).toBe('INVALID_REQUEST');
     expect(text).toMatch(message);
   });
+
+  it('checks answers against a schema in its thread: record by record, and a catastrophic pattern in linear time', async () => {
+    const schema = { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } }, required: ['name'] };
+    await expect(checker.mismatch(schema, { name: 'aaaa' })).resolves.toBeUndefined();
+    await expect(checker.mismatch(schema, { name: `${'a'.repeat(5_000)}!` })).resolves.toBe('data/name must match pattern "^(a+)+$"');
+    await expect(checker.mismatch(schema, [{ name: 'a' }, {}])).resolves.toBe("record 2: data must have required property 'name'");
+  });
 });
 
 describe('createSchemaChecker deadline', () => {
@@ -41,6 +48,15 @@ describe('createSchemaChecker deadline', () => {
       const [first, second] = await Promise.all([rejection(checker.check({})), rejection(checker.check({}))]);
       expect(first).toEqual({ code: 'INVALID_REQUEST', message: 'schema: could not be checked within 0.1 s; make it smaller' });
       expect(second).toEqual(first);
+    } finally {
+      await checker.close();
+    }
+  });
+
+  it('reports an answer it could not check in time as a mismatch saying so, not a failure', async () => {
+    const checker = createSchemaChecker({ workerScript: path.join(__dirname, 'support/silent-worker.js'), timeoutMs: 100 });
+    try {
+      await expect(checker.mismatch({ type: 'object' }, { a: 1 })).resolves.toBe('could not be checked within 0.1 s');
     } finally {
       await checker.close();
     }

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@sitelens/config';
 import { openGuardedBrowser, renderHtml, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
 import { urlPolicyOf } from '@sitelens/egress';
-import { createModelClient, type ModelClient } from '@sitelens/extract';
+import { createModelClient, createSchemaChecker, type ModelClient, type SchemaChecker, type SchemaCheckerOptions } from '@sitelens/extract';
 import { QUEUES, bounded } from '@sitelens/contracts';
 import type { QueueEvents } from 'bullmq';
 import { createJobGate, createQueueEvents, createRedis, createScreenshotQueue, type ScreenshotGate, type ScreenshotQueue } from '@sitelens/queue';
@@ -32,6 +32,8 @@ export interface ParseWorkerContext {
   redis: Redis;
   web: WebDeps;
   model: ModelClient;
+  /** Compiles user schemas and checks answers against them in a thread, under a deadline. */
+  schemaChecker: SchemaChecker;
   store: BlobStore;
   screenshotQueue: ScreenshotQueue;
   /** Where watch screenshots are added: the screenshot queue's fair share. */
@@ -49,6 +51,8 @@ export interface ContextOptions {
   contentWorkers?: { size?: number; workerScript?: string; workerData?: unknown; timeoutMs?: number };
   /** Name resolution of the fetcher and the browser's egress proxy (tests give names to fixture hosts). */
   resolve?: GuardedBrowserDeps['resolve'];
+  /** The schema-check thread: the compiled worker script is used unless tests give one. */
+  schemaChecker?: SchemaCheckerOptions;
 }
 
 export interface OpenedContext {
@@ -76,6 +80,7 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
     processor: content,
   };
   const model = createModelClient(config.llm, { logger, metrics });
+  const schemaChecker = createSchemaChecker(options.schemaChecker);
   const store = await createBlobStore(config.storage);
   // Local mode without WEBHOOK_SECRET: a secret of its own in DATA_DIR (never URL_SIGNING_SECRET).
   // Hosted mode writes nothing there: issued keys have their own secrets, static keys WEBHOOK_SECRET.
@@ -110,6 +115,7 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
       redis,
       web,
       model,
+      schemaChecker,
       store,
       screenshotQueue,
       screenshotGate: createJobGate(redis, screenshotQueue, { prefix: config.redis.prefix, queue: QUEUES.screenshot }),
@@ -121,6 +127,7 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
       stopSweep();
       await guarded.close({ drainMs: 1_000 });
       await content.close();
+      await schemaChecker.close();
       await fetcher.close();
       await screenshotQueue.close().catch(() => undefined);
       await bounded(screenshotEvents.close().catch(() => undefined), 2_000);

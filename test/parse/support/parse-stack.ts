@@ -8,7 +8,7 @@ import { startParseWorker, type RunningParseWorker } from '../../../services/par
 import { startTestGateway, type TestGateway } from '../../../services/gateway/test/support/test-gateway';
 import type { AuthGuardOptions } from '../../../services/gateway/src/auth/guard';
 import { reply, startScriptedModel, type RecordedRequest, type ScriptStep, type ScriptedModel } from '../../../packages/extract/test/support/scripted-openai';
-import { contentWorkersForTests } from '../../support/content-workers';
+import { contentWorkersForTests, schemaCheckerForTests } from '../../support/content-workers';
 import { testRedisUrl, uniquePrefix } from '../../support/env';
 import { startShopSite, type ShopSite } from './shop-site';
 
@@ -57,7 +57,7 @@ export async function startParseStack(options: ParseStackOptions = {}): Promise<
     const dataDir = gateway.config.storage.dataDir;
     const config = loadConfig({ ...shared, ROLE: 'all', DATA_DIR: dataDir, ALLOW_PRIVATE_URLS: 'true', ...options.workerEnv });
     const metrics = createMetrics({ service: 'parse-worker', collectDefaults: false });
-    worker = await startParseWorker(config, logger, metrics, { contentWorkers: contentWorkersForTests() });
+    worker = await startParseWorker(config, logger, metrics, { contentWorkers: contentWorkersForTests(), schemaChecker: schemaCheckerForTests() });
   }
   return {
     gateway,

@@ -6,7 +6,7 @@ import {
   type ParseJobResult,
   type ParseQueuePayload,
 } from '@sitelens/contracts';
-import { analyzePrompt, compileUserSchema, extractFromPages, formatOutput, modelNotConfigured } from '@sitelens/extract';
+import { analyzePrompt, extractFromPages, formatOutput, modelNotConfigured } from '@sitelens/extract';
 import { saveJobResult, type StoredResultRef } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 import type { ParseWorkerContext } from '../context';
@@ -56,7 +56,7 @@ export function createParseHandler(context: ParseWorkerContext): ParseJobHandler
     try {
       progress.stage('analyzing');
       const analysis = analyzePrompt(request.prompt, { outputFormat: request.output_format });
-      if (request.schema !== undefined) compileUserSchema(request.schema);
+      if (request.schema !== undefined) await context.schemaChecker.check(request.schema);
       if (!model.configured) throw modelNotConfigured();
 
       const collecting = analysis.action === 'crawl' ? 'crawling' : 'scraping';
@@ -86,6 +86,7 @@ export function createParseHandler(context: ParseWorkerContext): ParseJobHandler
           model,
           concurrency: config.llm.concurrency,
           signal: abort.signal,
+          schemaChecker: context.schemaChecker,
           onPageResult: ({ url, data }) => progress.page({ url, data }),
         },
       );

@@ -4,7 +4,7 @@ import { startParseWorker, type RunningParseWorker } from '../../src/main';
 import type { ContextOptions } from '../../src/context';
 import { startTestGateway, type TestGateway } from '../../../gateway/test/support/test-gateway';
 import type { AuthGuardOptions } from '../../../gateway/src/auth/guard';
-import { contentWorkersForTests } from '../../../../test/support/content-workers';
+import { contentWorkersForTests, schemaCheckerForTests } from '../../../../test/support/content-workers';
 import { testRedisUrl } from '../../../../test/support/env';
 
 export interface ServiceStack {
@@ -33,7 +33,7 @@ export async function startServiceStack(
   });
   const logger = createLogger({ level: 'silent', service: 'parse-worker-test' });
   const metrics = createMetrics({ service: 'parse-worker-test', collectDefaults: false });
-  const worker = await startParseWorker(config, logger, metrics, { ...options, contentWorkers: options.contentWorkers ?? contentWorkersForTests() });
+  const worker = await startParseWorker(config, logger, metrics, { schemaChecker: schemaCheckerForTests(), ...options, contentWorkers: options.contentWorkers ?? contentWorkersForTests() });
   return {
     origin: gateway.origin,
     gateway,
