@@ -10,7 +10,7 @@ import { analyzePrompt, compileUserSchema, extractFromPages, formatOutput, model
 import { saveJobResult, type StoredResultRef } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 import type { ParseWorkerContext } from '../context';
-import type { ParseJobHandler } from '../main';
+import type { ParseJobHandler } from './job-handler';
 import { collectPages } from '../parse/collect-pages';
 import { watchJobAbort } from '../parse/job-abort';
 import { createProgressReporter } from '../parse/progress-reporter';

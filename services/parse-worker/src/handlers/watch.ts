@@ -2,7 +2,7 @@ import { AppError, BadRequest, WATCH_LIMITS, type ParseQueuePayload, type WatchJ
 import { DailyQuota, EmailConfirmations, WatchStore, isLastAttempt, schedulerTickOf } from '@sitelens/queue';
 import { urlPolicyOf } from '@sitelens/egress';
 import type { ParseWorkerContext } from '../context';
-import type { ParseJobHandler } from '../main';
+import type { ParseJobHandler } from './job-handler';
 import { spendCheckQuota } from '../watch/check-quota';
 import { mayMailWatchAddress } from '../watch/email-consent';
 import { createWatchMailer } from '../watch/mailer';
