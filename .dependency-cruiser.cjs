@@ -28,6 +28,13 @@ module.exports = {
       to: { path: '^services/' },
     },
     {
+      name: 'gateway-stays-light',
+      severity: 'error',
+      comment: 'The gateway never opens a page, fetches a site or calls the model: no browser, web or extract.',
+      from: { path: '^services/gateway/src/' },
+      to: { path: '^packages/(browser|web|extract)/' },
+    },
+    {
       name: 'screenshot-worker-stays-light',
       severity: 'error',
       comment: 'The screenshot worker takes screenshots: no page parsing (web) and no model (extract).',

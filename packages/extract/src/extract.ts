@@ -1,12 +1,12 @@
-import { Unprocessable } from '@sitelens/contracts';
+import { Unprocessable, modelNotConfigured, type JsonSchema } from '@sitelens/contracts';
+import { compileUserSchema, type CompiledSchema } from '@sitelens/parse-input';
 import { extractionMessages } from './extraction-prompt';
 import { createLimiter, type Limiter } from './limit';
 import { combinePageResults, hasMeaningfulData, isRecord, mergeValues } from './merge';
-import { addUsage, emptyUsage, modelNotConfigured, type ModelClient, type TokenUsage } from './model-client';
+import { addUsage, emptyUsage, type ModelClient, type TokenUsage } from './model-client';
 import { parseModelJson } from './model-json';
 import { isObjectSchema, toProviderSchema, unwrapProviderResult, type ProviderSchema } from './provider-schema';
 import { DEFAULT_TOKEN_BUDGET, preparePage, sharedTokenCounter, type TokenBudget, type TokenCounter } from './tokens';
-import { compileUserSchema, type CompiledSchema, type JsonSchema } from './user-schema';
 
 export interface PageInput {
   url: string;

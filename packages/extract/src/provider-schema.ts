@@ -1,5 +1,5 @@
 import { isRecord } from './merge';
-import type { JsonSchema } from './user-schema';
+import type { JsonSchema } from '@sitelens/contracts';
 
 /** The key a non-object schema is wrapped under, and unwrapped from after the call. */
 export const WRAP_KEY = 'items';

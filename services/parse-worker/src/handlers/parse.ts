@@ -1,12 +1,14 @@
 import {
   BadRequest,
   Unprocessable,
+  modelNotConfigured,
   parseCancelKey,
   type ParseJobRequest,
   type ParseJobResult,
   type ParseQueuePayload,
 } from '@sitelens/contracts';
-import { analyzePrompt, compileUserSchema, extractFromPages, formatOutput, modelNotConfigured } from '@sitelens/extract';
+import { extractFromPages, formatOutput } from '@sitelens/extract';
+import { analyzePrompt, compileUserSchema } from '@sitelens/parse-input';
 import { saveJobResult, type StoredResultRef } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 import type { ParseWorkerContext } from '../context';

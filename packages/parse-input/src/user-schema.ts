@@ -2,11 +2,9 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019';
 import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { BadRequest, errorMessage } from '@sitelens/contracts';
+import { BadRequest, errorMessage, type JsonSchema } from '@sitelens/contracts';
 import { linearRegExp } from './linear-regexp';
 import { checkSchemaLimits } from './schema-limits';
-
-export type JsonSchema = Record<string, unknown>;
 
 export interface CompiledSchema {
   schema: JsonSchema;
