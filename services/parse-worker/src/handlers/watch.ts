@@ -1,5 +1,6 @@
 import { AppError, BadRequest, WATCH_LIMITS, type ParseQueuePayload, type WatchJobPayload, type WatchTrigger } from '@sitelens/contracts';
-import { DailyQuota, EmailConfirmations, WatchStore, isLastAttempt, schedulerTickOf } from '@sitelens/queue';
+import { DailyQuota, isLastAttempt, schedulerTickOf } from '@sitelens/queue';
+import { EmailConfirmations, WatchStore } from '@sitelens/watch';
 import { urlPolicyOf } from '@sitelens/egress';
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from './job-handler';
