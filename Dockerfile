@@ -30,7 +30,7 @@ RUN rm -rf node_modules packages/*/node_modules services/*/node_modules \
  && pnpm install --frozen-lockfile --offline --prod \
  && rm -rf packages/*/src packages/*/test services/*/src services/*/test test bench docs \
       tsconfig*.json packages/*/tsconfig*.json services/*/tsconfig*.json \
-      packages/*/*.tsbuildinfo services/*/*.tsbuildinfo eslint.config.mjs jest.config.js
+      packages/*/*.tsbuildinfo services/*/*.tsbuildinfo eslint.config.mjs jest.config.js .dependency-cruiser.cjs
 
 # ---- runtime: tini as PID 1 (signals reach node, zombies are reaped), an unprivileged user ----
 FROM ${NODE_IMAGE} AS runtime

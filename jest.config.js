@@ -17,7 +17,7 @@ module.exports = {
   // ESM-only dependencies are transpiled too, so they load under jest's CommonJS runtime.
   transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/)?(p-limit|yocto-queue|@ghostery|tldts|@remusao|@cliqz))'],
   moduleNameMapper: {
-    '^@sitelens/(contracts|config|storage|queue|telemetry|egress|browser|web|extract)$': path.join(__dirname, 'packages/$1/src'),
+    '^@sitelens/(contracts|config|storage|queue|watch|telemetry|egress|parse-input|browser|web|extract)$': path.join(__dirname, 'packages/$1/src'),
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

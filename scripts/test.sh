@@ -4,6 +4,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
 pnpm exec eslint . || { echo "lint: 0 passed, 1 failed"; exit 1; }
+# Import rules: no cycles (type-only imports included), the package layering (.dependency-cruiser.cjs).
+pnpm run -s lint:imports || { echo "lint: 0 passed, 1 failed"; exit 1; }
 pnpm exec jest --ci --json --outputFile=.cache/jest-results.json "$@"
 status=$?
 node -e '

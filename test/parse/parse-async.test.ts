@@ -1,4 +1,4 @@
-import { compileUserSchema } from '@sitelens/extract';
+import { compileUserSchema } from '@sitelens/parse-input';
 import { getJson, postJson } from '../../services/gateway/test/support/test-gateway';
 import { eventually } from '../../services/gateway/test/support/hosted';
 import { reply } from '../../packages/extract/test/support/scripted-openai';

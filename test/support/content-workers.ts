@@ -17,6 +17,6 @@ export function contentWorkersForTests(size = 2) {
 export function schemaCheckerForTests() {
   return {
     workerScript: path.resolve(__dirname, '../../packages/web/test/helpers/ts-worker.js'),
-    workerData: { entry: path.resolve(__dirname, '../../packages/extract/src/schema-check-worker.ts') },
+    workerData: { entry: path.resolve(__dirname, '../../packages/parse-input/src/schema-check-worker.ts') },
   };
 }

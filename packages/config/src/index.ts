@@ -3,3 +3,4 @@ export * from './duration';
 export * from './http-addr';
 export * from './api-keys';
 export * from './egress-allow';
+export * from './llm';

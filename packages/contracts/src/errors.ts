@@ -133,6 +133,14 @@ export class TimeoutError extends AppError {
   }
 }
 
+/** The error parse answers when no model is configured, naming the settings to set. */
+export function modelNotConfigured(): AppError {
+  return new AppError(
+    'LLM_NOT_CONFIGURED',
+    'No language model is configured: set LLM_MODEL, and OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any OpenAI-compatible server such as Ollama, vLLM or LiteLLM)',
+  );
+}
+
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }

@@ -10,3 +10,6 @@ export * from './watch';
 export * from './cron-interval';
 export * from './timing';
 export * from './job-map';
+export * from './parse';
+export * from './parse-schema-shape';
+export * from './parse-templates';

@@ -3,6 +3,7 @@ import type { ScreenshotCreateRequest, ScreenshotMetadata } from './screenshot';
 import type { WatchChangeType, WatchNotificationOutcome, WatchTrigger } from './watch';
 import type { ScrapeQuery, ScrapeResponse } from './scrape';
 import type { CrawlData, CrawlJobRequest } from './crawl';
+import type { OutputFormat } from './parse';
 
 /**
  * Queue topology. One queue per worker service so each can be scaled on its own waiting list
@@ -91,13 +92,11 @@ export type CrawlJobResult = CrawlData;
 export const PARSE_WORKFLOW_STATUSES = ['analyzing', 'scraping', 'crawling', 'extracting', 'formatting', 'completed', 'failed'] as const;
 export type ParseWorkflowStatus = (typeof PARSE_WORKFLOW_STATUSES)[number];
 
-export type ParseOutputFormat = 'json' | 'csv' | 'markdown';
-
 /** The validated request as the worker needs it. `output_format` unset lets prompt words choose. */
 export interface ParseJobRequest {
   prompt: string;
   schema?: Record<string, unknown>;
-  output_format?: ParseOutputFormat;
+  output_format?: OutputFormat;
   max_depth: number;
   max_pages: number;
 }
@@ -124,7 +123,7 @@ export interface ParseJobResult {
   /** Object/array for json, text for csv and markdown. */
   data: unknown;
   workflow_status: 'completed';
-  output_format: ParseOutputFormat;
+  output_format: OutputFormat;
   pages_processed: number;
   total_pages: number;
   /** Milliseconds the worker spent; the gateway reports the request's own time instead. */

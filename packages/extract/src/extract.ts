@@ -1,14 +1,12 @@
-import { Unprocessable } from '@sitelens/contracts';
+import { Unprocessable, modelNotConfigured, type JsonSchema } from '@sitelens/contracts';
+import { compileUserSchema, schemaMismatch, type SchemaChecker } from '@sitelens/parse-input';
 import { extractionMessages } from './extraction-prompt';
 import { createLimiter, type Limiter } from './limit';
 import { combinePageResults, hasMeaningfulData, isRecord, mergeValues } from './merge';
-import { addUsage, emptyUsage, modelNotConfigured, type ModelClient, type TokenUsage } from './model-client';
+import { addUsage, emptyUsage, type ModelClient, type TokenUsage } from './model-client';
 import { parseModelJson } from './model-json';
 import { toProviderSchema, unwrapProviderResult, type ProviderSchema } from './provider-schema';
-import { schemaMismatch } from './schema-mismatch';
-import type { SchemaChecker } from './schema-checker';
 import { DEFAULT_TOKEN_BUDGET, preparePage, sharedTokenCounter, type TokenBudget, type TokenCounter } from './tokens';
-import { compileUserSchema, type JsonSchema } from './user-schema';
 
 export interface PageInput {
   url: string;

@@ -1,14 +1,5 @@
-export { analyzePrompt, type ParseAction, type PromptAnalysis } from './analyze-prompt';
-export { findUrls, type FoundUrls } from './find-urls';
-export { parseRequest, OUTPUT_FORMATS, PARSE_LIMITS, type OutputFormat, type ParseRequest } from './parse-request';
-export { compileUserSchema, type CompiledSchema, type JsonSchema } from './user-schema';
-export { checkSchemaLimits, checkSchemaShape, SCHEMA_LIMITS } from './schema-limits';
-export { createSchemaChecker, SCHEMA_CHECK_TIMEOUT_MS, type SchemaChecker, type SchemaCheckerOptions } from './schema-checker';
-export { compileLinearPattern, linearRegExp, MAX_PATTERN_PROGRAM } from './linear-regexp';
 export {
   createModelClient,
-  isModelConfigured,
-  modelNotConfigured,
   emptyUsage,
   addUsage,
   type ModelClient,
@@ -32,4 +23,3 @@ export { mergeValues, combinePageResults, dedupe, hasMeaningfulData } from './me
 export { parseModelJson } from './model-json';
 export { toProviderSchema, unwrapProviderResult } from './provider-schema';
 export { formatOutput, toCsv, toJson, toMarkdown, toTable, flattenRecord } from './format';
-export { parseTemplates, parseExamples, type ParseTemplates, type ParseExamples, type ParseExample } from './templates';

@@ -1,9 +1,10 @@
 import { ChatOpenAICompletions } from '@langchain/openai';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import { AppError, sleep } from '@sitelens/contracts';
+import { isModelConfigured } from '@sitelens/config';
+import { AppError, modelNotConfigured, sleep } from '@sitelens/contracts';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import { backoffDelay, classifyModelError, DEFAULT_RETRY_BASE_DELAY_MS, type ModelFailure } from './retry';
-import type { JsonSchema } from './user-schema';
+import type { JsonSchema } from '@sitelens/contracts';
 
 /** The `llm` slice of the service config, plus knobs the composition root or tests may set. */
 export interface ModelClientConfig {
@@ -67,19 +68,6 @@ export function addUsage(into: TokenUsage, more: TokenUsage): void {
   into.input_tokens += more.input_tokens;
   into.output_tokens += more.output_tokens;
   into.total_tokens += more.total_tokens;
-}
-
-/** The error parse answers when no model is configured, naming the settings to set. */
-export function modelNotConfigured(): AppError {
-  return new AppError(
-    'LLM_NOT_CONFIGURED',
-    'No language model is configured: set LLM_MODEL, and OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any OpenAI-compatible server such as Ollama, vLLM or LiteLLM)',
-  );
-}
-
-/** Whether a model and an endpoint (a key for OpenAI, or a base URL) are set. */
-export function isModelConfigured(config: Pick<ModelClientConfig, 'apiKey' | 'baseUrl' | 'model'>): boolean {
-  return Boolean(config.model && (config.apiKey || config.baseUrl));
 }
 
 // Reasoning models reject a temperature other than the default.

@@ -1,5 +1,6 @@
+import { isObjectSchema } from '@sitelens/parse-input';
 import { isRecord } from './merge';
-import type { JsonSchema } from './user-schema';
+import type { JsonSchema } from '@sitelens/contracts';
 
 /** The key a non-object schema is wrapped under, and unwrapped from after the call. */
 export const WRAP_KEY = 'items';
@@ -30,12 +31,6 @@ function stripKeywords(value: unknown): unknown {
   return out;
 }
 
-/** Whether a schema describes one object (a record), with or without `type: object` spelt out. */
-export function isObjectSchema(schema: JsonSchema): boolean {
-  if (schema.type === 'object') return true;
-  // `type` left out but object keywords present (a common hand-written shape).
-  return schema.type === undefined && (isRecord(schema.properties) || Array.isArray(schema.required));
-}
 
 /**
  * Shapes a user's JSON schema into one providers accept for structured output: annotation

@@ -1,24 +1,8 @@
 /**
  * @sitelens/web: the web layer scrape, crawl, parse and watch stand on. Safe fetching (address
  * checks at connect time, bounded time and size), page content (main content, markdown, text,
- * links, metadata), robots.txt, sitemaps and the crawler.
+ * links, metadata), robots.txt, sitemaps and the crawler. The URL policy is @sitelens/egress's.
  */
-// The URL policy moved to @sitelens/egress; these names stay importable from here meanwhile.
-export {
-  assertPublicUrl,
-  isBlockedAddress,
-  blockedReason,
-  parseIpLiteral,
-  checkHostResolves,
-  createUrlGuard,
-  createSafeLookup,
-  systemResolver,
-  type Resolver,
-  type ResolvedAddress,
-  type SafeLookup,
-  type AddressPolicy,
-  type UrlCheckOptions,
-} from '@sitelens/egress';
 export {
   createSafeFetcher,
   DEFAULT_USER_AGENT,

@@ -3,7 +3,7 @@ import { UrlBlocked } from '@sitelens/contracts';
 import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
 import { crawl, type CrawlOptions, type CrawlStatistics } from '../src/crawler';
 import { createSafeFetcher, type SafeFetcher } from '../src/safe-fetch';
-import type { Resolver } from '../src/url-safety';
+import type { Resolver } from '@sitelens/egress';
 import type { WebDeps } from '../src/deps';
 import { pageHits, startBlogSite } from './helpers/blog-site';
 

@@ -13,7 +13,7 @@ import {
   type ScreenshotGate,
   type ScreenshotQueue,
 } from '@sitelens/queue';
-import { createSchemaChecker, type SchemaChecker, type SchemaCheckerOptions } from '@sitelens/extract';
+import { createSchemaChecker, type SchemaChecker, type SchemaCheckerOptions } from '@sitelens/parse-input';
 import { createBlobStore, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 

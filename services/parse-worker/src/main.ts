@@ -1,21 +1,11 @@
-import type { Job, Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { Config } from '@sitelens/config';
-import { AppError, QUEUES, bounded, type JobResult, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
+import { AppError, QUEUES, bounded, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
 import { createRedis, startJobWorker } from '@sitelens/queue';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { openParseWorkerContext, type ContextOptions, type ParseWorkerContext } from './context';
 import { createParseHandlers } from './handlers';
-
-/**
- * One kind of work on the parse queue, registered by job name; its result is the job map's for that
- * name. The payload arrives as stored in Redis, so each handler checks the fields it reads.
- */
-export type ParseJobHandler<N extends ParseQueueJobName = ParseQueueJobName> = (
-  job: Job<ParseQueuePayload, unknown, ParseQueueJobName>,
-  logger: Logger,
-) => Promise<JobResult<N>>;
-
-export type ParseJobHandlers = { [N in ParseQueueJobName]?: ParseJobHandler<N> };
+import type { ParseJobHandler, ParseJobHandlers } from './handlers/job-handler';
 
 export interface RunningParseWorker {
   worker: Worker;

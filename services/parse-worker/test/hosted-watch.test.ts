@@ -6,7 +6,8 @@
  */
 import { Queue } from 'bullmq';
 import { PLANS, QUEUES, type WatchJobPayload, type WatchJobResult } from '@sitelens/contracts';
-import { DailyQuota, WatchStore } from '@sitelens/queue';
+import { DailyQuota } from '@sitelens/queue';
+import { WatchStore } from '@sitelens/watch';
 import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
 import { testRedisUrl } from '../../../test/support/env';
 import { getJson, postJson } from '../../gateway/test/support/test-gateway';

@@ -6,7 +6,7 @@
  */
 import { loadConfig } from '@sitelens/config';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
-import { nextWatchCheck, watchSchedulerId } from '@sitelens/queue';
+import { nextWatchCheck, watchSchedulerId } from '@sitelens/watch';
 import { startParseWorker, type RunningParseWorker } from '../src/main';
 import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
 import { contentWorkersForTests } from '../../../test/support/content-workers';

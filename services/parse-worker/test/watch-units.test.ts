@@ -1,6 +1,7 @@
 /** Pure pieces of watch checks: normalisation, comparison, schedules, cron checks, deadlines. */
 import { checkCron, shortestTimeOfDayGap, watchCreateRequest, watchIntervalSeconds } from '@sitelens/contracts';
-import { dueEnvelope, watchPattern, type WatchSnapshot } from '@sitelens/queue';
+import { dueEnvelope } from '@sitelens/queue';
+import { watchPattern, type WatchSnapshot } from '@sitelens/watch';
 import { checkCost } from '../src/watch/check-quota';
 import { compareSnapshots } from '../src/watch/compare';
 import { contentHash, normaliseHtml, normaliseText, stripVolatileParams } from '../src/watch/normalise';

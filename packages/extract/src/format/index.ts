@@ -1,4 +1,4 @@
-import type { OutputFormat } from '../parse-request';
+import type { OutputFormat } from '@sitelens/contracts';
 import { toCsv } from './csv';
 import { toJson } from './json';
 import { toMarkdown } from './markdown';

@@ -1,7 +1,7 @@
 import type { CrawlProgress, CrawlStatistics, JobEnvelope } from '@sitelens/contracts';
 import { publicStateOf } from '@sitelens/queue';
 import { loadJobResult } from '@sitelens/storage';
-import type { JobRenderer } from './job-renderers';
+import type { JobRenderer } from './job-renderer';
 
 const NO_PAGES_YET: CrawlStatistics = { total_pages: 0, successful_pages: 0, failed_pages: 0 };
 

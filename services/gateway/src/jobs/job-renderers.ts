@@ -1,31 +1,9 @@
-import type { Job, JobState } from 'bullmq';
 import type { JobType } from '@sitelens/contracts';
 import { publicStateOf } from '@sitelens/queue';
 import { loadJobResult } from '@sitelens/storage';
-import type { GatewayDeps } from '../deps';
 import { renderCrawlJob } from './crawl-view';
+import type { JobRenderer } from './job-renderer';
 import { viewScreenshotJob, type ScreenshotJob } from './screenshot-view';
-
-/**
- * The job lookup (`GET /v1/crawl/:id`) answers `{success, job_id, type, status, error?, data?}` for
- * any job. Each job type says how its `data` looks; types without a renderer show their result.
- */
-export interface JobLookupBody {
-  success: boolean;
-  job_id: string;
-  type: string;
-  status: 'processing' | 'completed' | 'failed';
-  error?: string;
-  code?: string;
-  data?: unknown;
-}
-
-export type JobRenderer = (
-  job: Job,
-  state: JobState | 'unknown',
-  deps: GatewayDeps,
-  origin: string,
-) => Promise<Omit<JobLookupBody, 'job_id' | 'type'>>;
 
 const renderScreenshot: JobRenderer = async (job, state, deps, origin) => {
   const view = await viewScreenshotJob(job as ScreenshotJob, state, deps, origin);

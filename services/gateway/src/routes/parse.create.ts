@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { BadRequest, PARSE_WORKFLOW_STATUSES, boundedInt, isAppError, jobPayload } from '@sitelens/contracts';
+import { isModelConfigured } from '@sitelens/config';
 import {
+  BadRequest,
   OUTPUT_FORMATS,
   PARSE_LIMITS,
-  analyzePrompt,
-  isModelConfigured,
+  PARSE_WORKFLOW_STATUSES,
+  boundedInt,
+  isAppError,
+  jobPayload,
   modelNotConfigured,
   parseRequest,
-  type SchemaChecker,
-} from '@sitelens/extract';
+} from '@sitelens/contracts';
+import { analyzePrompt, type SchemaChecker } from '@sitelens/parse-input';
 import { jobOwnerOf } from '../auth/job-owner';
 import { enforcePagesPerRequest, enforceStreaming } from '../auth/plan-limits';
 import { defineRoute } from '../http/route';

@@ -1,4 +1,4 @@
-import { parseExamples } from '@sitelens/extract';
+import { parseExamples } from '@sitelens/contracts';
 import { defineRoute } from '../http/route';
 
 export const parseExamplesGet = defineRoute({

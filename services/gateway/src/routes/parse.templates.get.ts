@@ -1,4 +1,4 @@
-import { parseTemplates } from '@sitelens/extract';
+import { parseTemplates } from '@sitelens/contracts';
 import { defineRoute } from '../http/route';
 
 export const parseTemplatesGet = defineRoute({

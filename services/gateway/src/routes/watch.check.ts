@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { publicJobError, watchCheckQuery, watchIdParams, type WatchCheckQuery, type WatchIdParams, type WatchJobResult } from '@sitelens/contracts';
-import { enqueueWatchCheck, followJob, readJob } from '@sitelens/queue';
+import { followJob, readJob } from '@sitelens/queue';
+import { enqueueWatchCheck } from '@sitelens/watch';
 import { defineRoute } from '../http/route';
 import { withRedis } from '../jobs/redis-guard';
 import { loadWatch } from '../watch/watch-access';

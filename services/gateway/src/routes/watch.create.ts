@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { watchCreateRequest, type WatchCreateRequest, type WatchRecord } from '@sitelens/contracts';
-import { enqueueWatchCheck, scheduleWatch } from '@sitelens/queue';
+import { enqueueWatchCheck, scheduleWatch } from '@sitelens/watch';
 import { enforceWatchSchedule, watchCapReached } from '../auth/plan-limits';
 import { assertWebhookSignable } from '../auth/webhook-signing';
 import { defineRoute } from '../http/route';

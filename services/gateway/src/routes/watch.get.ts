@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { watchIdParams, type WatchIdParams } from '@sitelens/contracts';
-import { nextWatchCheck } from '@sitelens/queue';
+import { nextWatchCheck } from '@sitelens/watch';
 import { defineRoute } from '../http/route';
 import { withRedis } from '../jobs/redis-guard';
 import { loadWatch } from '../watch/watch-access';

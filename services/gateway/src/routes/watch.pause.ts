@@ -1,5 +1,5 @@
 import { NotFound, watchIdParams, type WatchIdParams } from '@sitelens/contracts';
-import { unscheduleWatch } from '@sitelens/queue';
+import { unscheduleWatch } from '@sitelens/watch';
 import { defineRoute } from '../http/route';
 import { withRedis } from '../jobs/redis-guard';
 import { loadWatch } from '../watch/watch-access';

@@ -1,4 +1,4 @@
-import { EmailConfirmations } from '@sitelens/queue';
+import { EmailConfirmations } from '@sitelens/watch';
 import type { GatewayDeps } from '../deps';
 
 export function emailConfirmationsOf(deps: Pick<GatewayDeps, 'redis' | 'config'>): EmailConfirmations {

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { NotFound, type WatchRecord } from '@sitelens/contracts';
-import { WatchStore } from '@sitelens/queue';
+import { WatchStore } from '@sitelens/watch';
 import type { GatewayDeps } from '../deps';
 import { withRedis } from '../jobs/redis-guard';
 

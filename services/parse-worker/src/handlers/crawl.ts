@@ -4,7 +4,7 @@ import { isLastAttempt } from '@sitelens/queue';
 import { saveJobResult } from '@sitelens/storage';
 import { crawl } from '@sitelens/web';
 import type { ParseWorkerContext } from '../context';
-import type { ParseJobHandler } from '../main';
+import type { ParseJobHandler } from './job-handler';
 import { CrawlProgressWriter } from './crawl-progress';
 import { jobRequest } from './job-request';
 import { notifyCrawlWebhook } from './crawl-webhook';

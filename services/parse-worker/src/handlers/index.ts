@@ -1,5 +1,5 @@
 import type { ParseWorkerContext } from '../context';
-import type { ParseJobHandlers } from '../main';
+import type { ParseJobHandlers } from './job-handler';
 import { createCrawlHandler } from './crawl';
 import { createParseHandler } from './parse';
 import { createScrapeHandler } from './scrape';

@@ -1,16 +1,18 @@
 import {
   BadRequest,
   Unprocessable,
+  modelNotConfigured,
   parseCancelKey,
   type ParseJobRequest,
   type ParseJobResult,
   type ParseQueuePayload,
 } from '@sitelens/contracts';
-import { analyzePrompt, extractFromPages, formatOutput, modelNotConfigured } from '@sitelens/extract';
+import { extractFromPages, formatOutput } from '@sitelens/extract';
+import { analyzePrompt } from '@sitelens/parse-input';
 import { saveJobResult, type StoredResultRef } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 import type { ParseWorkerContext } from '../context';
-import type { ParseJobHandler } from '../main';
+import type { ParseJobHandler } from './job-handler';
 import { collectPages } from '../parse/collect-pages';
 import { watchJobAbort } from '../parse/job-abort';
 import { createProgressReporter } from '../parse/progress-reporter';

@@ -9,7 +9,7 @@ import {
 import { saveJobResult } from '@sitelens/storage';
 import { crawl, normalizeUrl, scrapeUrl, type WebDeps } from '@sitelens/web';
 import type { ParseWorkerContext } from '../context';
-import type { ParseJobHandler } from '../main';
+import type { ParseJobHandler } from './job-handler';
 import { jobRequest } from './job-request';
 
 /** The payload a `scrape` job carries; without `linkMapPages`, the default applies. */

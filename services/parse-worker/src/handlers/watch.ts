@@ -1,8 +1,9 @@
 import { AppError, BadRequest, WATCH_LIMITS, type ParseQueuePayload, type WatchJobPayload, type WatchTrigger } from '@sitelens/contracts';
-import { DailyQuota, EmailConfirmations, WatchStore, isLastAttempt, schedulerTickOf } from '@sitelens/queue';
+import { DailyQuota, isLastAttempt, schedulerTickOf } from '@sitelens/queue';
+import { EmailConfirmations, WatchStore } from '@sitelens/watch';
 import { urlPolicyOf } from '@sitelens/egress';
 import type { ParseWorkerContext } from '../context';
-import type { ParseJobHandler } from '../main';
+import type { ParseJobHandler } from './job-handler';
 import { spendCheckQuota } from '../watch/check-quota';
 import { mayMailWatchAddress } from '../watch/email-consent';
 import { createWatchMailer } from '../watch/mailer';

@@ -1,5 +1,5 @@
 import { errorMessage } from '@sitelens/contracts';
-import type { ParseAction } from '@sitelens/extract';
+import type { ParseAction } from '@sitelens/parse-input';
 import { crawl, scrapeUrl, type WebDeps } from '@sitelens/web';
 
 /** A page ready for extraction: its final URL and main-content markdown. */

@@ -1,7 +1,7 @@
 /** One check against the one before: whether it changed, how, and a short line diff. */
 import { OMIT_HEADERS, formatPatch, structuredPatch } from 'diff';
 import { WATCH_LIMITS, type WatchChangeType } from '@sitelens/contracts';
-import type { WatchSnapshot } from '@sitelens/queue';
+import type { WatchSnapshot } from '@sitelens/watch';
 
 export interface Comparison {
   has_changed: boolean;

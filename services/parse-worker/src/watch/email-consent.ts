@@ -4,7 +4,7 @@
  * `EmailConfirmations` for who may send it when). Local mode mails as it always did.
  */
 import { errorMessage, type WatchRecord } from '@sitelens/contracts';
-import type { EmailConfirmations } from '@sitelens/queue';
+import type { EmailConfirmations } from '@sitelens/watch';
 import type { Logger } from '@sitelens/telemetry';
 import type { WatchMailer } from './mailer';
 

@@ -1,6 +1,6 @@
 /** Looks at the watched page once: its content (or the selected element's), normalised and hashed. */
 import { isAppError, type WatchRecord } from '@sitelens/contracts';
-import type { WatchSnapshot } from '@sitelens/queue';
+import type { WatchSnapshot } from '@sitelens/watch';
 import { openResources, scrapePage, type WebDeps } from '@sitelens/web';
 import { contentHash, normaliseHtml, normaliseText } from './normalise';
 

@@ -13,7 +13,8 @@ import {
   type WatchTrigger,
 } from '@sitelens/contracts';
 import type { QueueEvents } from 'bullmq';
-import type { ScreenshotGate, WatchSnapshot, WatchStore } from '@sitelens/queue';
+import type { ScreenshotGate } from '@sitelens/queue';
+import type { WatchSnapshot, WatchStore } from '@sitelens/watch';
 import type { BlobStore } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 import type { WebDeps } from '@sitelens/web';

@@ -1,4 +1,5 @@
-import { compileUserSchema, parseExamples, parseTemplates } from '../src';
+import { parseExamples, parseTemplates } from '@sitelens/contracts';
+import { compileUserSchema } from '../src';
 
 describe('parse templates and examples', () => {
   it('lists exactly the templates, content types and output formats of spec 2.6', () => {

@@ -1,5 +1,4 @@
-import { OUTPUT_FORMATS, type OutputFormat } from './parse-request';
-import type { JsonSchema } from './user-schema';
+import { OUTPUT_FORMATS, type JsonSchema, type OutputFormat } from './parse';
 
 /** Bodies of `GET /v1/parse/templates` and `GET /v1/parse/examples` (spec 2.6 and 2.7), without the `success` envelope. */
 

@@ -2,11 +2,9 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019';
 import { Ajv2020 } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { BadRequest, errorMessage } from '@sitelens/contracts';
+import { BadRequest, errorMessage, type JsonSchema } from '@sitelens/contracts';
 import { linearRegExp } from './linear-regexp';
 import { checkSchemaLimits } from './schema-limits';
-
-export type JsonSchema = Record<string, unknown>;
 
 export interface CompiledSchema {
   schema: JsonSchema;
@@ -80,4 +78,12 @@ export function compileUserSchema(schema: unknown): CompiledSchema {
   };
   compiledSchemas.set(json, compiled);
   return compiled;
+}
+
+/** Whether a schema describes one object (a record), with or without `type: object` spelt out. */
+export function isObjectSchema(schema: JsonSchema): boolean {
+  if (schema.type === 'object') return true;
+  // `type` left out but object keywords present (a common hand-written shape).
+  const isRecord = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+  return schema.type === undefined && (isRecord(schema.properties) || Array.isArray(schema.required));
 }

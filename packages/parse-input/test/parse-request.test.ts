@@ -1,4 +1,5 @@
-import { compileUserSchema, parseRequest } from '../src';
+import { parseRequest } from '@sitelens/contracts';
+import { compileUserSchema } from '../src';
 
 function issues(body: unknown): { path: string; message: string }[] {
   const result = parseRequest.safeParse(body);

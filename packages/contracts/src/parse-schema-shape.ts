@@ -1,5 +1,4 @@
-import { BadRequest } from '@sitelens/contracts';
-import { compileLinearPattern, PatternError } from './linear-regexp';
+import { BadRequest } from './errors';
 
 /** Bounds of a user's JSON schema (issue 12): what a tenant may make the service compile and check. */
 export const SCHEMA_LIMITS = {
@@ -116,7 +115,8 @@ function walk(schema: object): PatternAt[] {
 /**
  * Checks a user schema against `SCHEMA_LIMITS` (depth, properties, bytes): one linear walk, cheap
  * enough for request validation on the gateway's event loop. Returns the patterns it holds, with
- * where they are, for `checkSchemaLimits`. Throws `BadRequest` naming the limit crossed.
+ * where they are, for the pattern check (`checkSchemaLimits` in @sitelens/parse-input). Throws
+ * `BadRequest` naming the limit crossed.
  */
 export function checkSchemaShape(schema: object): PatternAt[] {
   const patterns = walk(schema);
@@ -126,20 +126,4 @@ export function checkSchemaShape(schema: object): PatternAt[] {
     throw limitError(`is ${bytes} bytes as JSON, more than the ${SCHEMA_LIMITS.maxBytes} (64 KiB) allowed`);
   }
   return patterns;
-}
-
-/**
- * `checkSchemaShape`, then each `pattern` and `patternProperties` name compiled on the linear-time
- * engine, before Ajv sees the schema. Throws `BadRequest` naming the limit crossed, or the pattern
- * (as a JSON pointer) that cannot run.
- */
-export function checkSchemaLimits(schema: object): void {
-  for (const { pattern, path } of checkSchemaShape(schema)) {
-    try {
-      compileLinearPattern(pattern);
-    } catch (error) {
-      const reason = error instanceof PatternError ? error.message : String(error);
-      throw new BadRequest(`schema: pattern at ${path} cannot be used: ${reason}`, { details: { field: 'schema', pointer: path } });
-    }
-  }
 }

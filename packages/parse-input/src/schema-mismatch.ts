@@ -1,5 +1,4 @@
-import { isObjectSchema } from './provider-schema';
-import type { CompiledSchema } from './user-schema';
+import { isObjectSchema, type CompiledSchema } from './user-schema';
 
 /**
  * Why `data` does not match the user's schema, or undefined when it does. A schema describing one

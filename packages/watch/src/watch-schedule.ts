@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { jobPayload, type ParseQueueJobName, type WatchJobPayload, type WatchRecord, type WatchTrigger } from '@sitelens/contracts';
-import { addJob, type JobGates } from '../jobs/enqueue';
-import type { ParseQueue } from '../queues';
+import { addJob, type JobGates, type ParseQueue } from '@sitelens/queue';
 import { watchSchedulerId } from './watch-keys';
 
 type Scheduled = Pick<WatchRecord, 'frequency' | 'custom_frequency' | 'created_at'>;

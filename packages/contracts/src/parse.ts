@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { boundedInt, isAppError } from '@sitelens/contracts';
-import { checkSchemaShape, SCHEMA_LIMITS } from './schema-limits';
+import { isAppError } from './errors';
+import { boundedInt } from './fields';
+import { checkSchemaShape, SCHEMA_LIMITS } from './parse-schema-shape';
+
+/** POST /v1/parse: a prompt naming the pages, an optional JSON schema for the data, the output format. */
 
 export const OUTPUT_FORMATS = ['json', 'csv', 'markdown'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** A user's JSON schema as it arrives in a request. */
+export type JsonSchema = Record<string, unknown>;
 
 /** Spec sections 2.4 and 8. */
 export const PARSE_LIMITS = {
@@ -16,8 +22,8 @@ export const PARSE_LIMITS = {
  * Body of `POST /v1/parse`. `output_format` stays `undefined` when the client leaves it out, so
  * prompt words ("as CSV") can still pick the format; `analyzePrompt` applies the json default.
  * The schema's size, depth and property count are checked here (cheap, linear); whether Ajv can
- * compile it, and its patterns run, is for `compileUserSchema` (off the event loop on the gateway,
- * see `createSchemaChecker`).
+ * compile it, and its patterns run, is for `compileUserSchema` of @sitelens/parse-input (off the
+ * event loop on the gateway, see `createSchemaChecker`).
  */
 export const parseRequest = z.object({
   prompt: z

@@ -1,6 +1,5 @@
-import { Unprocessable } from '@sitelens/contracts';
+import { Unprocessable, type OutputFormat } from '@sitelens/contracts';
 import { findUrls } from './find-urls';
-import type { OutputFormat } from './parse-request';
 
 export type ParseAction = 'scrape' | 'crawl';
 

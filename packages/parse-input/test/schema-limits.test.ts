@@ -1,4 +1,5 @@
-import { compileUserSchema, parseRequest, SCHEMA_LIMITS } from '../src';
+import { parseRequest, SCHEMA_LIMITS } from '@sitelens/contracts';
+import { compileUserSchema } from '../src';
 
 function rejection(schema: unknown): { code?: string; message: string } {
   try {
