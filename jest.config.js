@@ -17,10 +17,12 @@ module.exports = {
   // ESM-only dependencies are transpiled too, so they load under jest's CommonJS runtime.
   transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/)?(p-limit|yocto-queue|@ghostery|tldts|@remusao|@cliqz))'],
   moduleNameMapper: {
-    '^@sitelens/(contracts|config|storage|queue|telemetry|egress|browser|web|extract)$': path.join(__dirname, 'packages/$1/src'),
+    '^@sitelens/(contracts|config|storage|queue|telemetry|egress|browser|web|extract|testkit)$': path.join(__dirname, 'packages/$1/src'),
+    '^@sitelens/testkit/(.+)$': path.join(__dirname, 'packages/testkit/src/$1'),
+    '^@sitelens/(gateway|screenshot-worker|parse-worker)$': path.join(__dirname, 'services/$1/src'),
   },
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  globalSetup: '<rootDir>/packages/testkit/src/global-setup.ts',
+  globalTeardown: '<rootDir>/packages/testkit/src/global-teardown.ts',
   testTimeout: 60_000,
   maxWorkers: 2,
   forceExit: true,

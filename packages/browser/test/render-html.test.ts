@@ -1,4 +1,4 @@
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import { renderHtml, type BrowserPool } from '../src';
 import { failure, FIXTURES, testPool } from './support/helpers';
 

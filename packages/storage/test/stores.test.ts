@@ -2,7 +2,7 @@ import { mkdtempSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FsBlobStore, S3BlobStore, SIGNED_URL_TTL_SECONDS } from '../src';
-import { testS3 } from '../../../test/support/env';
+import { testS3 } from '@sitelens/testkit';
 
 const PNG_BYTES = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 

@@ -1,22 +1,31 @@
 import path from 'node:path';
+import { workspaceDir } from './paths';
+
+/** Runs a TypeScript worker-thread entry straight from the sources (see ts-worker.js). */
+export const TS_WORKER_SCRIPT = path.join(__dirname, 'ts-worker.js');
+
+/** Worker-thread options that run `entry` (a .ts file) from the sources, with extra `workerData`. */
+export function tsWorker(entry: string, data: Record<string, unknown> = {}) {
+  return { workerScript: TS_WORKER_SCRIPT, workerData: { entry, ...data } };
+}
 
 /**
  * Content-extraction threads that run the TypeScript sources (jest does not build): pass as
  * `contentWorkers` to `startParseWorker` / `openParseWorkerContext` in tests.
  */
 export function contentWorkersForTests(size = 2) {
-  const web = path.resolve(__dirname, '../../packages/web');
-  return {
-    size,
-    workerScript: path.join(web, 'test/helpers/ts-worker.js'),
-    workerData: { entry: path.join(web, 'src/content/content-worker.ts') },
-  };
+  return { size, ...tsWorker(path.join(workspaceDir('web'), 'src/content/content-worker.ts')) };
+}
+
+/**
+ * Content threads that run the real extractor but never finish a page carrying `data-test-stall`;
+ * `started` (an Int32 in a SharedArrayBuffer) flips to 1 when one starts on such a page.
+ */
+export function stallingContentWorkers(started: SharedArrayBuffer, size = 2) {
+  return { size, ...tsWorker(path.join(__dirname, 'stalling-content-worker.ts'), { started }) };
 }
 
 /** The gateway's schema-check thread running the TypeScript sources: pass as `schemaChecker` to `buildGatewayDeps`. */
 export function schemaCheckerForTests() {
-  return {
-    workerScript: path.resolve(__dirname, '../../packages/web/test/helpers/ts-worker.js'),
-    workerData: { entry: path.resolve(__dirname, '../../packages/extract/src/schema-check-worker.ts') },
-  };
+  return tsWorker(path.join(workspaceDir('extract'), 'src/schema-check-worker.ts'));
 }

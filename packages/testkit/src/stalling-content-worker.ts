@@ -5,8 +5,15 @@
  * thread is busy with it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createContentExtractor } from '../../src/content/page-content';
-import type { ContentTask } from '../../src/content/content-worker';
+import { createContentExtractor, type ContentRequest } from '@sitelens/web';
+
+/** What the content pool posts to its threads (see `@sitelens/web`'s content worker). */
+interface ContentTask {
+  id: number;
+  html: string;
+  url: string;
+  request: ContentRequest;
+}
 
 const started = new Int32Array((workerData as { started: SharedArrayBuffer }).started);
 const extractor = createContentExtractor();

@@ -1,5 +1,5 @@
-import { sampleValue } from '../../../test/support/prometheus';
-import { startTestGateway, getJson, postJson, type TestGateway } from './support/test-gateway';
+import { sampleValue } from '@sitelens/testkit';
+import { startTestGateway, getJson, postJson, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 const TOKEN = 'admin-test-token-0123456789';
 

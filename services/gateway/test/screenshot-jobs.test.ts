@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import { QUEUES, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
-import { startTestGateway, postJson, getJson, type TestGateway } from './support/test-gateway';
-import { testRedisUrl } from '../../../test/support/env';
+import { startTestGateway, postJson, getJson, type TestGateway } from '@sitelens/testkit/test-gateway';
+import { testRedisUrl } from '@sitelens/testkit';
 
 const IMAGE = Buffer.from('89504e470d0a1a0a0000000d4948445200000001', 'hex');
 

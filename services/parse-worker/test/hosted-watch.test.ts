@@ -7,9 +7,8 @@
 import { Queue } from 'bullmq';
 import { PLANS, QUEUES, type WatchJobPayload, type WatchJobResult } from '@sitelens/contracts';
 import { DailyQuota, WatchStore } from '@sitelens/queue';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
-import { testRedisUrl } from '../../../test/support/env';
-import { getJson, postJson } from '../../gateway/test/support/test-gateway';
+import { startFixtureSite, type FixtureSite, testRedisUrl } from '@sitelens/testkit';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
 import { call, startMailSink, type MailSink } from './support/watch-fixtures';
 

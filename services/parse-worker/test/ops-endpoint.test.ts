@@ -3,8 +3,7 @@ import { loadConfig } from '@sitelens/config';
 import { QUEUES } from '@sitelens/contracts';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
 import { startParseWorker, type RunningParseWorker } from '../src/main';
-import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
-import { sampleValue } from '../../../test/support/prometheus';
+import { testRedisUrl, uniquePrefix, sampleValue } from '@sitelens/testkit';
 
 const logger = createLogger({ level: 'silent', service: 'parse-worker-test' });
 
