@@ -3,7 +3,7 @@
  * Referrer-Policy: no-referrer: successes, errors, 404s, signed file URLs, the API reference,
  * the queue dashboard, in local and hosted mode.
  */
-import { startTestGateway, postJson, type TestGateway } from './support/test-gateway';
+import { startTestGateway, postJson, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 const ADMIN = 'security-headers-admin-token';
 const KEY = 'sk_test_security_headers';

@@ -4,8 +4,8 @@
  * schedule pace and watches per key.
  */
 import { PLANS } from '@sitelens/contracts';
-import { deletePrefix } from './support/hosted';
-import { getJson, postJson, startTestGateway, type TestGateway } from './support/test-gateway';
+import { deletePrefix } from '@sitelens/testkit/hosted';
+import { getJson, postJson, startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 async function call(method: string, url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers } });
