@@ -3,7 +3,7 @@ import { UrlBlocked } from '@sitelens/contracts';
 import { startFixtureSite, type FixtureSite, pageHits, startBlogSite } from '@sitelens/testkit';
 import { crawl, type CrawlOptions, type CrawlStatistics } from '../src/crawler';
 import { createSafeFetcher, type SafeFetcher } from '../src/safe-fetch';
-import type { Resolver } from '../src/url-safety';
+import type { Resolver } from '../src';
 import type { WebDeps } from '../src/deps';
 
 const page = (res: ServerResponse, title: string, links: string[] = [], status = 200) =>

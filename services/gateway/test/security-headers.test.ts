@@ -46,7 +46,7 @@ describe.each([
   });
 
   it('are on a file served from a signed URL', async () => {
-    await gw.store.put('screenshots/headers-test.png', Buffer.from('not really a png'));
+    await gw.store.put('screenshots/headers-test.png', Buffer.from('not really a png'), 'image/png');
     const { url } = await gw.store.signedUrl('screenshots/headers-test.png', { ttlSeconds: 60, origin: gw.origin });
     const response = await fetch(url);
     expect(response.status).toBe(200);

@@ -124,7 +124,7 @@ describe('watches in hosted mode', () => {
       expect([method, path, response.status, response.json.code]).toEqual([method, path, 404, 'NOT_FOUND']);
     }
     // Still there for its owner, untouched.
-    expect((await getJson(`${gw.origin}/v1/watch/${id}`, as(KEYS.a))).json.watch.status).toBe('active');
+    expect(((await getJson(`${gw.origin}/v1/watch/${id}`, as(KEYS.a))).json.watch as { status: string }).status).toBe('active');
   });
 
   it('lets the owner pause, resume, queue a check and delete', async () => {
