@@ -9,12 +9,15 @@ export function tsWorker(entry: string, data: Record<string, unknown> = {}) {
   return { workerScript: TS_WORKER_SCRIPT, workerData: { entry, ...data } };
 }
 
+/** @sitelens/web's content-extraction thread entry, in the sources. */
+const CONTENT_WORKER = path.join(workspaceDir('web'), 'src/content/content-worker.ts');
+
 /**
  * Content-extraction threads that run the TypeScript sources (jest does not build): pass as
  * `contentWorkers` to `startParseWorker` / `openParseWorkerContext` in tests.
  */
 export function contentWorkersForTests(size = 2) {
-  return { size, ...tsWorker(path.join(workspaceDir('web'), 'src/content/content-worker.ts')) };
+  return { size, ...tsWorker(CONTENT_WORKER) };
 }
 
 /**
@@ -22,7 +25,7 @@ export function contentWorkersForTests(size = 2) {
  * `started` (an Int32 in a SharedArrayBuffer) flips to 1 when one starts on such a page.
  */
 export function stallingContentWorkers(started: SharedArrayBuffer, size = 2) {
-  return { size, ...tsWorker(path.join(__dirname, 'stalling-content-worker.ts'), { started }) };
+  return { size, ...tsWorker(path.join(__dirname, 'stalling-content-worker.ts'), { started, contentWorker: CONTENT_WORKER }) };
 }
 
 /** The gateway's schema-check thread running the TypeScript sources: pass as `schemaChecker` to `buildGatewayDeps`. */
