@@ -28,7 +28,7 @@ RUN pnpm install --frozen-lockfile --offline \
 # drop what only the build and the tests use.
 RUN rm -rf node_modules packages/*/node_modules services/*/node_modules \
  && pnpm install --frozen-lockfile --offline --prod \
- && rm -rf packages/*/src packages/*/test services/*/src services/*/test test bench docs \
+ && rm -rf packages/*/src packages/*/test services/*/src services/*/test test bench docs packages/testkit \
       tsconfig*.json packages/*/tsconfig*.json services/*/tsconfig*.json \
       packages/*/*.tsbuildinfo services/*/*.tsbuildinfo eslint.config.mjs jest.config.js .dependency-cruiser.cjs
 

@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import testBoundaries from './scripts/lint/test-boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '.cache/**', 'coverage/**', 'bench/results/**'] },
@@ -17,12 +18,18 @@ export default tseslint.config(
   },
   {
     // The config module, scripts, tests and benchmarks may read the environment.
-    files: ['packages/config/src/**', 'scripts/**', '**/test/**', 'test/**', 'bench/**', 'jest.config.js'],
+    files: ['packages/config/src/**', 'packages/testkit/**', 'scripts/**', '**/test/**', 'test/**', 'bench/**', 'jest.config.js'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
     // Tests read loosely shaped JSON bodies and poke at them field by field.
-    files: ['**/test/**', 'test/**', 'bench/**'],
+    files: ['**/test/**', 'test/**', 'packages/testkit/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Tests stay in their own tree: shared helpers come from @sitelens/testkit, other packages by name.
+    files: ['**/test/**/*.{ts,js}', 'test/**/*.{ts,js}', 'packages/testkit/**/*.{ts,js}'],
+    plugins: { 'test-boundaries': testBoundaries },
+    rules: { 'test-boundaries/no-cross-package': 'error' },
   },
 );

@@ -26,7 +26,7 @@ const { ROOT, numericOptions, startStack, percentile } = require('../lib/harness
 const { seconds: SECONDS, clients: CLIENTS } = numericOptions({ seconds: 15, clients: 4 });
 
 function loadScriptedModel() {
-  const source = path.join(ROOT, 'packages/extract/test/support/scripted-openai.ts');
+  const source = path.join(ROOT, 'packages/testkit/src/scripted-openai.ts');
   const { code } = swc.transformFileSync(source, { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } });
   const compiled = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-model-')), 'scripted-openai.js');
   fs.writeFileSync(compiled, code);

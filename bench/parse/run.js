@@ -27,7 +27,7 @@ const { runs: RUNS, pages: PAGES, latency: LATENCY_MS, concurrency: CONCURRENCY 
 
 /** The test suite's scripted model server (TypeScript), compiled once into a temp file. */
 function loadScriptedModel() {
-  const source = path.join(ROOT, 'packages/extract/test/support/scripted-openai.ts');
+  const source = path.join(ROOT, 'packages/testkit/src/scripted-openai.ts');
   const { code } = swc.transformFileSync(source, { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } });
   const compiled = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-model-')), 'scripted-openai.js');
   fs.writeFileSync(compiled, code);

@@ -5,8 +5,8 @@
  * status, queue depth, jobs by queue and outcome, job duration, browser pool use and launches,
  * model calls and tokens.
  */
-import { startScriptedModel, type ScriptedModel } from '../../packages/extract/test/support/scripted-openai';
-import { sampleValue } from '../support/prometheus';
+import { startScriptedModel, type ScriptedModel } from '@sitelens/testkit/scripted-openai';
+import { sampleValue, freePort, startService, type ServiceProcess } from '@sitelens/testkit';
 import {
   awaitShot,
   createShot,
@@ -21,7 +21,6 @@ import {
   type RunningGateway,
   type RunningWorker,
 } from '../fault/support/stack';
-import { freePort, startService, type ServiceProcess } from '../support/processes';
 
 const metricsOf = async (url: string) => (await fetch(`${url}/metrics`)).text();
 

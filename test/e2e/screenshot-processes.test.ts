@@ -3,9 +3,7 @@
  * a local fixture page. The image behind the presigned URL is decoded and checked.
  */
 import { PNG } from 'pngjs';
-import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
-import { freePort, startService, waitForHttp, type ServiceProcess } from '../support/processes';
-import { testRedisUrl, testS3, uniquePrefix, chromePath } from '../support/env';
+import { startFixtureSite, type FixtureSite, freePort, startService, waitForHttp, type ServiceProcess, testRedisUrl, testS3, uniquePrefix, chromePath } from '@sitelens/testkit';
 
 type Json = Record<string, any>;
 

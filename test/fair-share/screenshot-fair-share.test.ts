@@ -4,14 +4,12 @@
  * loading, and queues more; a pro key's light screenshot still completes at once, because the free
  * key's extra jobs wait parked instead of holding the third worker slot.
  */
-import { loadConfig } from '@sitelens/config';
+import { hashApiKey, keyIdOf, loadConfig } from '@sitelens/config';
 import { PLANS } from '@sitelens/contracts';
 import { createLogger } from '@sitelens/telemetry';
-import { startScreenshotWorker, type RunningScreenshotWorker } from '../../services/screenshot-worker/src';
-import { startTestGateway, type TestGateway } from '../../services/gateway/test/support/test-gateway';
-import { startFixtureSite, type FixtureSite } from '../support/fixture-site';
-import { chromePath } from '../support/env';
-import { hashApiKey, keyIdOf } from '../../services/gateway/src/auth/api-keys';
+import { startScreenshotWorker, type RunningScreenshotWorker } from '@sitelens/screenshot-worker';
+import { startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
+import { startFixtureSite, type FixtureSite, chromePath } from '@sitelens/testkit';
 
 const FREE_KEY = 'fair-share-free-key-0001';
 const PRO_KEY = 'fair-share-pro-key-00001';

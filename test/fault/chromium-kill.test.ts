@@ -3,8 +3,7 @@
  * disconnect and launches a new browser; the next job succeeds, a job that was mid-capture is
  * retried and succeeds too, and nothing of the dead browser is left running.
  */
-import { sampleValue } from '../support/prometheus';
-import { waitForExit } from '../support/proc';
+import { sampleValue, waitForExit } from '@sitelens/testkit';
 import {
   awaitShot,
   createShot,

@@ -8,8 +8,8 @@ import { request } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { allRoutes } from '../../services/gateway/src/routes';
-import { sampleValue } from '../support/prometheus';
+import { allRoutes } from '@sitelens/gateway';
+import { sampleValue } from '@sitelens/testkit';
 import { createGenerator, seededRandom, type FuzzCase } from './support/fuzz-cases';
 import { dropPrefix, stackEnv, startGatewayProcess, type RunningGateway } from './support/stack';
 

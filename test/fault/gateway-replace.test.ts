@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sampleValue } from '../support/prometheus';
+import { sampleValue } from '@sitelens/testkit';
 import {
   awaitShot,
   createShot,

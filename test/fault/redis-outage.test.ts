@@ -7,8 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, startService } from '../support/processes';
-import { startRedisServer, type RedisServer } from '../support/redis-server';
+import { freePort, startService, startRedisServer, type RedisServer } from '@sitelens/testkit';
 import {
   awaitShot,
   createShot,

@@ -3,8 +3,7 @@
  * queued). Another worker process takes over: the queued ones at once, the interrupted ones once
  * their BullMQ lock lapses (stalled-job check), and every one of the 24 completes.
  */
-import { sampleValue } from '../support/prometheus';
-import { waitForExit } from '../support/proc';
+import { sampleValue, waitForExit } from '@sitelens/testkit';
 import {
   awaitShot,
   createShot,

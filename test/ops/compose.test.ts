@@ -4,7 +4,7 @@
  * variable documented and accepted by the config.
  */
 import { CONFIG_VARIABLES, ROLES, loadConfig, parseDuration } from '@sitelens/config';
-import { execForm, parseDockerfile, parseEnvFile, repoFile, repoPathExists, chainInstructions, loadYamlDocuments, type Doc } from '../support/manifests';
+import { execForm, parseDockerfile, parseEnvFile, repoFile, repoPathExists, chainInstructions, loadYamlDocuments, type Doc } from './support/manifests';
 
 const compose = loadYamlDocuments('docker-compose.yml')[0];
 const services = compose.services as Record<string, Doc>;

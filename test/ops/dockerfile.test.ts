@@ -15,7 +15,7 @@ import {
   repoFile,
   repoPathExists,
   stageChain,
-} from '../support/manifests';
+} from './support/manifests';
 
 const text = repoFile('Dockerfile');
 const { stages, args } = parseDockerfile(text);

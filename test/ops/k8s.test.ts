@@ -8,9 +8,9 @@ import path from 'node:path';
 import { CONFIG_VARIABLES, loadConfig, parseDuration, type Env } from '@sitelens/config';
 import { PLANS, QUEUES } from '@sitelens/contracts';
 import { createJobGate, createRedis, createScreenshotQueue, createWorker } from '@sitelens/queue';
-import { allRoutes } from '../../services/gateway/src/routes';
-import { testRedisUrl, uniquePrefix } from '../support/env';
-import { REPO_ROOT, execForm, chainInstructions, loadYamlDocuments, parseDockerfile, parseQuantity, repoFile, type Doc } from '../support/manifests';
+import { allRoutes } from '@sitelens/gateway';
+import { testRedisUrl, uniquePrefix } from '@sitelens/testkit';
+import { REPO_ROOT, execForm, chainInstructions, loadYamlDocuments, parseDockerfile, parseQuantity, repoFile, type Doc } from './support/manifests';
 
 const kustomization = loadYamlDocuments('k8s/kustomization.yaml')[0];
 const docs: Doc[] = (kustomization.resources as string[]).flatMap((file) => loadYamlDocuments(path.join('k8s', file)));

@@ -1,7 +1,7 @@
 import { compileUserSchema } from '@sitelens/parse-input';
-import { getJson, postJson } from '../../services/gateway/test/support/test-gateway';
-import { eventually } from '../../services/gateway/test/support/hosted';
-import { reply } from '../../packages/extract/test/support/scripted-openai';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
+import { eventually } from '@sitelens/testkit/hosted';
+import { reply } from '@sitelens/testkit/scripted-openai';
 import { startParseStack, type ParseStack } from './support/parse-stack';
 
 describe('async parse and GET /v1/parse/<job_id>', () => {

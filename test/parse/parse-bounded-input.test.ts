@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { getJson, postJson } from '../../services/gateway/test/support/test-gateway';
-import { reply } from '../../packages/extract/test/support/scripted-openai';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
+import { reply } from '@sitelens/testkit/scripted-openai';
 import { startParseStack, type ParseStack } from './support/parse-stack';
 
 /** A schema of 1,000 properties, each with a pattern: about 60 KB of JSON. */

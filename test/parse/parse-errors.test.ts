@@ -1,5 +1,5 @@
-import { postJson } from '../../services/gateway/test/support/test-gateway';
-import { reply } from '../../packages/extract/test/support/scripted-openai';
+import { postJson } from '@sitelens/testkit/test-gateway';
+import { reply } from '@sitelens/testkit/scripted-openai';
 import { startParseStack, type ParseStack } from './support/parse-stack';
 
 /** Every parse error body (contract "Common shapes"). */

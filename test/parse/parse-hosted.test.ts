@@ -1,5 +1,5 @@
-import { getJson, postJson } from '../../services/gateway/test/support/test-gateway';
-import { reply } from '../../packages/extract/test/support/scripted-openai';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
+import { reply } from '@sitelens/testkit/scripted-openai';
 import { startParseStack, type ParseStack } from './support/parse-stack';
 
 const KEYS = { free: 'parse-free-key-0001', pro: 'parse-pro-key-00001' };

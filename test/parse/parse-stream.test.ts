@@ -1,6 +1,6 @@
 import { parseCancelKey } from '@sitelens/contracts';
-import { reply } from '../../packages/extract/test/support/scripted-openai';
-import { eventually } from '../../services/gateway/test/support/hosted';
+import { reply } from '@sitelens/testkit/scripted-openai';
+import { eventually } from '@sitelens/testkit/hosted';
 import { byPage, readStream, startParseStack, type ParseStack } from './support/parse-stack';
 import { POSTS } from './support/shop-site';
 

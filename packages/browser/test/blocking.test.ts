@@ -1,5 +1,5 @@
 import { UrlBlocked } from '@sitelens/contracts';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import { captureScreenshot, renderHtml, type BrowserPool, type UrlGuard } from '../src';
 import { decodePng, failure, FIXTURES, near, request, silentLogger, testPool } from './support/helpers';
 

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import type { BrowserPool } from '../src';
 import { FIXTURES, eventually, expectAppError, testMetrics, testPool } from './support/helpers';
 

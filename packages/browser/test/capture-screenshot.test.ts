@@ -1,5 +1,5 @@
 import { imageSize } from 'image-size';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import { captureScreenshot, type BrowserPool, type CaptureOptions } from '../src';
 import { decodePng, failure, FIXTURES, luminance, near, request, silentLogger, testPool } from './support/helpers';
 

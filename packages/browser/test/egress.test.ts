@@ -7,8 +7,7 @@ import { Writable } from 'node:stream';
 import type { Config } from '@sitelens/config';
 import { createLogger } from '@sitelens/telemetry';
 import { captureScreenshot, openGuardedBrowser, renderHtml, type GuardedBrowser } from '../src';
-import { OBSERVED_VECTORS, startEgressAttack, type EgressAttack } from '../../../test/support/egress-attack';
-import { chromePath } from '../../../test/support/env';
+import { OBSERVED_VECTORS, startEgressAttack, type EgressAttack, chromePath } from '@sitelens/testkit';
 import { expectAppError, request } from './support/helpers';
 
 /** A logger whose lines the test reads: the proxy logs each refusal's host and reason. */

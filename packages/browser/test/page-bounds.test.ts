@@ -3,7 +3,7 @@
  * PAGE_CRASHED (its JS heap cap, or the renderer memory limit for memory outside the JS heap), the
  * next job on the same browser completes, and captures are bounded in pixels.
  */
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import { captureScreenshot, renderHtml, type BrowserPool, type CaptureOptions } from '../src';
 import { FIXTURES, expectAppError, request, silentLogger, testPool } from './support/helpers';
 

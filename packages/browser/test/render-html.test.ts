@@ -1,4 +1,4 @@
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import { renderHtml, type BrowserPool } from '../src';
 import { failure, FIXTURES, testPool } from './support/helpers';
 
@@ -12,7 +12,7 @@ describe('renderHtml', () => {
       // Late data, as a client-side app would fetch it after load.
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('["alpha","beta","gamma"]'), 300);
     });
-    site.route('/moved', (_req, res) => res.writeHead(301, { location: '/js-only.html' }).end());
+    site.route('/moved', (_req, res) => void res.writeHead(301, { location: '/js-only.html' }).end());
     site.route('/hang', () => undefined);
     site.route('/with-image', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><img src="/picture.png"><p>text</p></body></html>');

@@ -1,6 +1,6 @@
 import { appErrorFrom } from './support/app-error';
 import { createModelClient, extractFromPages, type PageResult } from '../src';
-import { reply, startScriptedModel, type RecordedRequest, type ScriptStep, type ScriptedModel } from './support/scripted-openai';
+import { reply, startScriptedModel, type RecordedRequest, type ScriptStep, type ScriptedModel } from '@sitelens/testkit/scripted-openai';
 
 const productSchema = {
   type: 'object',

@@ -1,6 +1,6 @@
 import { appErrorFrom } from './support/app-error';
 import { backoffDelay, createModelClient, type ModelClient, type ModelClientDeps } from '../src';
-import { reply, startScriptedModel, type ScriptedModel } from './support/scripted-openai';
+import { reply, startScriptedModel, type ScriptedModel } from '@sitelens/testkit/scripted-openai';
 
 const request = { system: 'Extract data.', user: 'Request: the title\nPage: https://example.com' };
 const titleSchema = {

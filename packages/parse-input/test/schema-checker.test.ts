@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createSchemaChecker, type SchemaChecker } from '../src';
-import { schemaCheckerForTests } from '../../../test/support/content-workers';
+import { schemaCheckerForTests } from '@sitelens/testkit';
 
 async function rejection(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
   try {

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import type { Job, Worker } from 'bullmq';
 import { QUEUES, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { PARK_RECHECK_MS, createJobGate, createRedis, createScreenshotQueue, createWorker, type ScreenshotGate, type ScreenshotQueue } from '../src';
-import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
+import { testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 
 type ShotJob = Job<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
 

@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 import { QUEUES } from '@sitelens/contracts';
 import { JobSlots, PARK_MAX_SLEEP_MS, PARK_RECHECK_MS, createRedis, parkedWakeMs, slotOwnerOf, type SlotOwner } from '../src';
-import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
+import { testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 
 describe('JobSlots', () => {
   let redis: Redis;

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { QueueEvents } from 'bullmq';
 import { AppError, QUEUES, decodeJobError, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { createRedis, createScreenshotQueue, startJobWorker, type JobWorker, type ScreenshotQueue } from '../src';
-import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
+import { testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 
 describe('startJobWorker', () => {
   let redis: Redis;

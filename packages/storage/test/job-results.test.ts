@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FsBlobStore, RESULTS_KEY_PREFIX, S3BlobStore, isStoredResultRef, loadJobResult, saveJobResult, type BlobStore } from '../src';
-import { testS3 } from '../../../test/support/env';
+import { testS3 } from '@sitelens/testkit';
 
 const result = { url: 'https://site.example/', crawl_data: { 'https://site.example/': { markdown: '# Hello é ✓', links: [] } }, error_data: {} };
 

@@ -2,7 +2,7 @@ import { mkdtempSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FsBlobStore, S3BlobStore, SIGNED_URL_TTL_SECONDS } from '../src';
-import { testS3 } from '../../../test/support/env';
+import { testS3 } from '@sitelens/testkit';
 
 const PNG_BYTES = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 
@@ -12,7 +12,7 @@ describe('filesystem store', () => {
   const store = new FsBlobStore(root, 'secret-one', () => now);
 
   it('signs URLs that expire after the TTL and open only with the right signature', async () => {
-    await store.put('screenshots/a.png', PNG_BYTES, 'image/png');
+    await store.put('screenshots/a.png', PNG_BYTES);
     const signed = await store.signedUrl('screenshots/a.png', { ttlSeconds: SIGNED_URL_TTL_SECONDS, origin: 'http://h:1' });
     expect(signed.expiresAt).toBe(now + 900_000);
     const url = new URL(signed.url);
@@ -50,13 +50,13 @@ describe('filesystem store', () => {
 
   it('refuses keys that could leave its folder', async () => {
     expect(await store.openSigned('../etc/passwd', '1', 'x')).toEqual({ ok: false, reason: 'signature' });
-    await expect(store.put('../escape.png', PNG_BYTES, 'image/png')).rejects.toThrow(/invalid storage key/);
+    await expect(store.put('../escape.png', PNG_BYTES)).rejects.toThrow(/invalid storage key/);
   });
 
   it('sweeps files older than the retention under a prefix only', async () => {
-    await store.put('screenshots/old.png', PNG_BYTES, 'image/png');
-    await store.put('screenshots/new.png', PNG_BYTES, 'image/png');
-    await store.put('other/old.png', PNG_BYTES, 'image/png');
+    await store.put('screenshots/old.png', PNG_BYTES);
+    await store.put('screenshots/new.png', PNG_BYTES);
+    await store.put('other/old.png', PNG_BYTES);
     const twoDaysAgo = (now - 48 * 3600_000) / 1000;
     utimesSync(path.join(root, 'screenshots/old.png'), twoDaysAgo, twoDaysAgo);
     utimesSync(path.join(root, 'other/old.png'), twoDaysAgo, twoDaysAgo);

@@ -1,4 +1,4 @@
-import { sampleValue } from '../../../test/support/prometheus';
+import { sampleValue } from '@sitelens/testkit';
 import { createLogger } from '../src/logger';
 import { createMetrics } from '../src/metrics';
 import { startOpsServer, type OpsServer } from '../src/ops-server';

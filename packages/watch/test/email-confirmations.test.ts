@@ -1,8 +1,7 @@
 /** Watch e-mail consent in Redis: who may send the one confirmation request, and when. */
 import { Redis } from 'ioredis';
 import { EMAIL_CONFIRMATION, EmailConfirmations } from '../src';
-import { deletePrefix } from '../../../test/support/redis-server';
-import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
+import { deletePrefix, testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 
 describe('EmailConfirmations', () => {
   let redis: Redis;

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { createContentWorkerPool, type ContentWorkerPool } from '../src/content/worker-pool';
 import { createContentExtractor } from '../src/content/page-content';
 import { crawl } from '../src/crawler';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite, stallingContentWorkers } from '@sitelens/testkit';
 
 const DEEP = 2_000;
 const deepPage = `<html><head><title>Deep</title></head><body>${'<div>'.repeat(DEEP)}<p>The bottom of a very deep page.</p>${'</div>'.repeat(DEEP)}</body></html>`;
@@ -12,12 +11,7 @@ const page = (title: string, body: string) => `<html><head><title>${title}</titl
 /** A pool whose threads stall on the marked page; `started` flips to 1 when one does. */
 function stallingPool(size: number, timeoutMs: number): { pool: ContentWorkerPool; started: Int32Array } {
   const shared = new SharedArrayBuffer(4);
-  const pool = createContentWorkerPool({
-    size,
-    timeoutMs,
-    workerScript: path.join(__dirname, 'helpers/ts-worker.js'),
-    workerData: { entry: path.join(__dirname, 'helpers/stalling-content-worker.ts'), started: shared },
-  });
+  const pool = createContentWorkerPool({ ...stallingContentWorkers(shared, size), timeoutMs });
   return { pool, started: new Int32Array(shared) };
 }
 

@@ -10,8 +10,9 @@ import { createMarkdownConverter } from '../src/content/markdown';
 import { htmlToText } from '../src/content/text';
 import { looksLikeJsShell } from '../src/content/js-shell';
 import { decodeText } from '../src/decode-body';
+import { PAGES_ROOT } from '@sitelens/testkit';
 
-const fixtures = path.join(__dirname, 'fixtures/pages');
+const fixtures = PAGES_ROOT;
 const read = (name: string) => decodeText(readFileSync(path.join(fixtures, name)), 'text/html').text;
 const expected = (name: string) => readFileSync(path.join(fixtures, name), 'utf8').trimEnd();
 

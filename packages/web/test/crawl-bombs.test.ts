@@ -1,9 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite, startBlogSite } from '@sitelens/testkit';
 import { crawl } from '../src/crawler';
 import { createSafeFetcher, type SafeFetcher } from '../src/safe-fetch';
 import type { WebDeps } from '../src/deps';
-import { startBlogSite } from './helpers/blog-site';
 
 const html = (res: ServerResponse, title: string, links: string[] = []) =>
   void res

@@ -1,11 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { UrlBlocked } from '@sitelens/contracts';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite, pageHits, startBlogSite } from '@sitelens/testkit';
 import { crawl, type CrawlOptions, type CrawlStatistics } from '../src/crawler';
 import { createSafeFetcher, type SafeFetcher } from '../src/safe-fetch';
 import type { Resolver } from '@sitelens/egress';
 import type { WebDeps } from '../src/deps';
-import { pageHits, startBlogSite } from './helpers/blog-site';
 
 const page = (res: ServerResponse, title: string, links: string[] = [], status = 200) =>
   void res

@@ -1,8 +1,7 @@
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite, startBlogSite } from '@sitelens/testkit';
 import { createSafeFetcher, type SafeFetch, type SafeFetcher } from '../src/safe-fetch';
 import { RobotsCache, parseRobots } from '../src/robots';
 import { MAX_SITEMAP_BYTES, discoverFromSitemaps, parseSitemap } from '../src/sitemap';
-import { startBlogSite } from './helpers/blog-site';
 
 describe('parseRobots', () => {
   const robots = `

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import iconv from 'iconv-lite';
 import { TimeoutError, UrlBlocked } from '@sitelens/contracts';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import { createSafeFetcher, DEFAULT_USER_AGENT, type SafeFetcher } from '../src/safe-fetch';
 import { blockedReason, type Resolver } from '@sitelens/egress';
 

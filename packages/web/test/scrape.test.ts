@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppError, TimeoutError, UrlBlocked } from '@sitelens/contracts';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite, PAGES_ROOT } from '@sitelens/testkit';
 import { scrapeUrl } from '../src/scrape';
 import { createSafeFetcher, type SafeFetcher } from '../src/safe-fetch';
 import type { Renderer, WebDeps } from '../src/deps';
 
-const PAGES = path.join(__dirname, 'fixtures/pages');
+const PAGES = PAGES_ROOT;
 const RENDERED = `<html><head><title>Dashboard</title></head><body><main><h1>Dashboard</h1>
   <p>Rendered by the browser: twelve open orders and three pending refunds.</p></main></body></html>`;
 

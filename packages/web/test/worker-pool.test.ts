@@ -4,14 +4,14 @@ import path from 'node:path';
 import { createContentExtractor } from '../src/content/page-content';
 import { createContentWorkerPool, type ContentWorkerPool } from '../src/content/worker-pool';
 import { crawl } from '../src/crawler';
-import { startBlogSite } from './helpers/blog-site';
+import { PAGES_ROOT, TS_WORKER_SCRIPT, startBlogSite } from '@sitelens/testkit';
 
 // Tests run the TypeScript worker entry through a small SWC loader; production runs the .js.
 const fromSources = {
-  workerScript: path.join(__dirname, 'helpers/ts-worker.js'),
+  workerScript: TS_WORKER_SCRIPT,
   workerData: { entry: path.join(__dirname, '../src/content/content-worker.ts') },
 };
-const pages = path.join(__dirname, 'fixtures/pages');
+const pages = PAGES_ROOT;
 
 describe('content worker pool', () => {
   let pool: ContentWorkerPool;

@@ -1,5 +1,6 @@
-import { sampleValue } from '../../../test/support/prometheus';
-import { startTestGateway, getJson, postJson, type TestGateway } from './support/test-gateway';
+import type { JobPayload } from '@sitelens/contracts';
+import { sampleValue } from '@sitelens/testkit';
+import { startTestGateway, getJson, postJson, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 const TOKEN = 'admin-test-token-0123456789';
 
@@ -105,7 +106,7 @@ describe('/admin/queues is read-only and shows no secrets of job data', () => {
     expect(single.text).not.toContain(RECEIVER_TOKEN);
     expect((single.json as { job: { data: Record<string, any> } }).job.data.request.webhook_headers).toBe('[redacted]');
     // The job itself keeps them: the worker still sends them.
-    expect((await gw.deps.queues.parse.getJob(jobId))!.data.request.webhook_headers).toMatchObject({ 'X-Receiver-Token': RECEIVER_TOKEN });
+    expect(((await gw.deps.queues.parse.getJob(jobId))!.data as JobPayload<'crawl'>).request.webhook_headers).toMatchObject({ 'X-Receiver-Token': RECEIVER_TOKEN });
   });
 
   it('says it is read-only, and refuses every action (retry, clean, pause, add, remove)', async () => {

@@ -1,5 +1,5 @@
 import { API_ROUTES } from '../src/routes';
-import { startTestGateway, type TestGateway } from './support/test-gateway';
+import { startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 /** The Supacrawler SDKs reach the API at `/v1/...` (self-hosted base) or `/api/v1/...` (hosted base). */
 describe('API path prefixes', () => {

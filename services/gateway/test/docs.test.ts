@@ -1,6 +1,6 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { chromePath } from '../../../test/support/env';
-import { startTestGateway, type TestGateway } from './support/test-gateway';
+import { chromePath } from '@sitelens/testkit';
+import { startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 describe('GET /docs', () => {
   let gw: TestGateway;

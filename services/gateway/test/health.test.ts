@@ -1,6 +1,6 @@
 import type { BlobStore } from '@sitelens/storage';
-import { startTestGateway, getJson } from './support/test-gateway';
-import { freePort } from '../../../test/support/processes';
+import { startTestGateway, getJson } from '@sitelens/testkit/test-gateway';
+import { freePort } from '@sitelens/testkit';
 
 describe('GET /v1/health', () => {
   it('answers 200 with version, uptime, components and queue counts', async () => {

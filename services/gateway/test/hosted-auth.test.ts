@@ -1,9 +1,9 @@
 import { PLANS } from '@sitelens/contracts';
 import { hashApiKey, keyIdOf } from '../src/auth/api-keys';
 import { ApiKeyStore } from '../src/auth/key-store';
-import { deletePrefix, eventually, probe, rateHeaders } from './support/hosted';
-import { getJson, postJson, startTestGateway, type TestGateway } from './support/test-gateway';
-import { uniquePrefix } from '../../../test/support/env';
+import { deletePrefix, eventually, probe, rateHeaders } from '@sitelens/testkit/hosted';
+import { getJson, postJson, startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
+import { uniquePrefix } from '@sitelens/testkit';
 
 const UNAUTHORIZED = { success: false, error: 'Invalid or missing API key', code: 'UNAUTHORIZED' };
 

@@ -5,11 +5,11 @@ import { loadConfig } from '@sitelens/config';
 import { WebhookSecretStore } from '@sitelens/queue';
 import { hashApiKey } from '../src/auth/api-keys';
 import { runKeysCli } from '../src/cli/keys';
-import { deletePrefix, eventually, probe } from './support/hosted';
-import { startTestGateway, type TestGateway } from './support/test-gateway';
-import { testRedisUrl } from '../../../test/support/env';
+import { deletePrefix, eventually, probe } from '@sitelens/testkit/hosted';
+import { startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
+import { testRedisUrl, REPO_ROOT } from '@sitelens/testkit';
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = REPO_ROOT;
 const ENTRY = path.join(ROOT, 'services/gateway/dist/cli/keys.js');
 
 function capture() {

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@sitelens/config';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
-import { sampleValue } from '../../../test/support/prometheus';
-import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
+import { sampleValue, testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 import { startGateway, type RunningGateway } from '../src/main';
-import { startTestGateway, getJson, type TestGateway } from './support/test-gateway';
+import { startTestGateway, getJson, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 describe('GET /metrics (local mode: on the API port)', () => {
   let gw: TestGateway;

@@ -3,7 +3,7 @@
  * lookup shows a crawl in progress, and the scrape answer when no worker picks the job up.
  */
 import { CRAWL_LIMITS, crawlTimeoutSeconds, type CrawlJobPayload, type CrawlProgress } from '@sitelens/contracts';
-import { getJson, postJson, startTestGateway, type TestGateway } from './support/test-gateway';
+import { getJson, postJson, startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 describe('scrape and crawl routes without a worker', () => {
   let gw: TestGateway;

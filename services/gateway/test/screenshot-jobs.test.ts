@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import { QUEUES, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
-import { startTestGateway, postJson, getJson, type TestGateway } from './support/test-gateway';
-import { testRedisUrl } from '../../../test/support/env';
+import { startTestGateway, postJson, getJson, type TestGateway } from '@sitelens/testkit/test-gateway';
+import { testRedisUrl } from '@sitelens/testkit';
 
 const IMAGE = Buffer.from('89504e470d0a1a0a0000000d4948445200000001', 'hex');
 
@@ -25,7 +25,7 @@ describe('screenshot jobs through the gateway', () => {
 
   /** A worker that fails every job with `failedReason` (as the real worker encodes errors). */
   function startFailingWorker(failedReason: string) {
-    worker = new Worker(
+    worker = new Worker<ScreenshotJobPayload, ScreenshotJobResult>(
       QUEUES.screenshot,
       async () => {
         throw new UnrecoverableError(failedReason);
@@ -120,7 +120,7 @@ describe('screenshot jobs through the gateway', () => {
   });
 
   it('reports a job no worker finished within its deadline as failed, never processing forever', async () => {
-    const request = { url: 'https://example.com/', device: 'desktop' as const, full_page: false, format: 'png' as const, dark_mode: false, hide_selectors: [], block_ads: false, wait_until: 'load' as const, delay: 0, timeout: 5 };
+    const request = { url: 'https://example.com/', device: 'desktop' as const, full_page: false, format: 'png' as const, dark_mode: false, hide_selectors: [], block_ads: false, wait_until: 'load' as const, delay: 0, timeout: 5, reduced_motion: false, high_contrast: false, stream: false };
     const old = Date.now() - gw.config.jobQueueTimeoutMs - 60_000;
     const job = await gw.deps.queues.screenshot.add('screenshot', { request, timeoutSeconds: 5, acceptedAt: old });
     const response = await getJson(`${gw.origin}/v1/screenshots?job_id=${job.id}`);
@@ -168,7 +168,7 @@ describe('screenshot jobs through the gateway', () => {
   });
 
   it('with stream: true answers a failed job with its error as JSON', async () => {
-    worker = new Worker(
+    worker = new Worker<ScreenshotJobPayload, ScreenshotJobResult>(
       QUEUES.screenshot,
       async () => {
         const { UnrecoverableError } = await import('bullmq');

@@ -1,4 +1,4 @@
-import { startTestGateway, postJson, getJson, type TestGateway } from './support/test-gateway';
+import { startTestGateway, postJson, getJson, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 describe('screenshot request validation', () => {
   let gw: TestGateway;

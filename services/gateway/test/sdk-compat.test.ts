@@ -1,4 +1,4 @@
-import { getJson, postJson, startTestGateway, type TestGateway } from './support/test-gateway';
+import { getJson, postJson, startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 /** What the Supacrawler Python SDK's generated client sends, and what it can read. */
 const PYTHON_SDK = { 'user-agent': 'python-httpx/0.28.1', accept: 'application/json' };

@@ -3,7 +3,7 @@
  * Referrer-Policy: no-referrer: successes, errors, 404s, signed file URLs, the API reference,
  * the queue dashboard, in local and hosted mode.
  */
-import { startTestGateway, postJson, type TestGateway } from './support/test-gateway';
+import { startTestGateway, postJson, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 const ADMIN = 'security-headers-admin-token';
 const KEY = 'sk_test_security_headers';
@@ -46,7 +46,7 @@ describe.each([
   });
 
   it('are on a file served from a signed URL', async () => {
-    await gw.store.put('screenshots/headers-test.png', Buffer.from('not really a png'));
+    await gw.store.put('screenshots/headers-test.png', Buffer.from('not really a png'), 'image/png');
     const { url } = await gw.store.signedUrl('screenshots/headers-test.png', { ttlSeconds: 60, origin: gw.origin });
     const response = await fetch(url);
     expect(response.status).toBe(200);

@@ -1,4 +1,4 @@
-import { startTestGateway, postJson, type TestGateway } from './support/test-gateway';
+import { startTestGateway, postJson, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 /** Hosted mode refuses private targets at the gateway when the URL itself says where it points. */
 describe('private addresses in hosted mode (screenshots)', () => {

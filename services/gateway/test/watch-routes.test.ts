@@ -4,8 +4,8 @@
  * schedule pace and watches per key.
  */
 import { PLANS } from '@sitelens/contracts';
-import { deletePrefix } from './support/hosted';
-import { getJson, postJson, startTestGateway, type TestGateway } from './support/test-gateway';
+import { deletePrefix } from '@sitelens/testkit/hosted';
+import { getJson, postJson, startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
 
 async function call(method: string, url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers } });
@@ -124,7 +124,7 @@ describe('watches in hosted mode', () => {
       expect([method, path, response.status, response.json.code]).toEqual([method, path, 404, 'NOT_FOUND']);
     }
     // Still there for its owner, untouched.
-    expect((await getJson(`${gw.origin}/v1/watch/${id}`, as(KEYS.a))).json.watch.status).toBe('active');
+    expect(((await getJson(`${gw.origin}/v1/watch/${id}`, as(KEYS.a))).json.watch as { status: string }).status).toBe('active');
   });
 
   it('lets the owner pause, resume, queue a check and delete', async () => {

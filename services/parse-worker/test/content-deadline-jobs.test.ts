@@ -3,13 +3,11 @@
  * page that never finishes processing answers 422 CONTENT_TOO_COMPLEX, a crawl lists it in
  * error_data and completes its other pages, and the worker's content threads carry on.
  */
-import path from 'node:path';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
-import { getJson, postJson } from '../../gateway/test/support/test-gateway';
+import { startFixtureSite, type FixtureSite, stallingContentWorkers } from '@sitelens/testkit';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
 
 type Json = Record<string, unknown>;
-const web = path.resolve(__dirname, '../../../packages/web');
 const html = (title: string, body: string) => `<html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
 describe('content deadline in scrape and crawl jobs', () => {
@@ -18,11 +16,7 @@ describe('content deadline in scrape and crawl jobs', () => {
 
   beforeAll(async () => {
     stack = await startServiceStack({ CONTENT_TIMEOUT: '2s' }, {}, {
-      contentWorkers: {
-        size: 2,
-        workerScript: path.join(web, 'test/helpers/ts-worker.js'),
-        workerData: { entry: path.join(web, 'test/helpers/stalling-content-worker.ts'), started: new SharedArrayBuffer(4) },
-      },
+      contentWorkers: stallingContentWorkers(new SharedArrayBuffer(4)),
     });
     site = await startFixtureSite();
     const serve = (body: string) => (_req: unknown, res: import('node:http').ServerResponse) =>

@@ -4,9 +4,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { signWebhookBody } from '@sitelens/web';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
-import { getJson, postJson } from '../../gateway/test/support/test-gateway';
-import { pageHits, startBlogSite } from '../../../packages/web/test/helpers/blog-site';
+import { startFixtureSite, type FixtureSite, pageHits, startBlogSite } from '@sitelens/testkit';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
 
 type Json = Record<string, unknown>;

@@ -6,9 +6,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { Redis } from 'ioredis';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
-import { testRedisUrl } from '../../../test/support/env';
-import { getJson, postJson } from '../../gateway/test/support/test-gateway';
+import { startFixtureSite, type FixtureSite, testRedisUrl } from '@sitelens/testkit';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
 
 type Json = Record<string, unknown>;

@@ -8,9 +8,8 @@ import { Queue } from 'bullmq';
 import { PLANS, QUEUES, type WatchJobPayload, type WatchJobResult } from '@sitelens/contracts';
 import { DailyQuota } from '@sitelens/queue';
 import { WatchStore } from '@sitelens/watch';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
-import { testRedisUrl } from '../../../test/support/env';
-import { getJson, postJson } from '../../gateway/test/support/test-gateway';
+import { startFixtureSite, type FixtureSite, testRedisUrl } from '@sitelens/testkit';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
 import { call, startMailSink, type MailSink } from './support/watch-fixtures';
 

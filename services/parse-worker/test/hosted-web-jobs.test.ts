@@ -5,12 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { PLANS, QUEUES, SCRAPE_LIMITS, type CrawlJobPayload, type ScrapeJobPayload } from '@sitelens/contracts';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
-import { testRedisUrl } from '../../../test/support/env';
-import { getJson, postJson } from '../../gateway/test/support/test-gateway';
-import { startBlogSite } from '../../../packages/web/test/helpers/blog-site';
+import { startFixtureSite, type FixtureSite, testRedisUrl, startBlogSite, startEgressAttack, type EgressAttack } from '@sitelens/testkit';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
-import { startEgressAttack, type EgressAttack } from '../../../test/support/egress-attack';
 
 const KEYS = { free: 'hosted-free-key-0001', pro: 'hosted-pro-key-0001' };
 const API_KEYS = `${KEYS.free}:free,${KEYS.pro}:pro`;

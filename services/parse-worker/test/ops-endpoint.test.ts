@@ -3,8 +3,7 @@ import { loadConfig } from '@sitelens/config';
 import { QUEUES } from '@sitelens/contracts';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
 import { startParseWorker, type RunningParseWorker } from '../src/main';
-import { testRedisUrl, uniquePrefix } from '../../../test/support/env';
-import { sampleValue } from '../../../test/support/prometheus';
+import { testRedisUrl, uniquePrefix, sampleValue } from '@sitelens/testkit';
 
 const logger = createLogger({ level: 'silent', service: 'parse-worker-test' });
 
@@ -25,7 +24,7 @@ describe('parse worker ops endpoint', () => {
   beforeAll(async () => {
     const config = loadConfig({ ROLE: 'parse-worker', OPS_HTTP_ADDR: '127.0.0.1:0', REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
     const metrics = createMetrics({ service: 'parse-worker', collectDefaults: false });
-    running = await startParseWorker(config, logger, metrics, { handlers: { scrape: async () => ({ ok: true }) } });
+    running = await startParseWorker(config, logger, metrics, { handlers: { scrape: async () => ({ stored_result: { key: 'results/ops-test.json', bytes: 2 } }) } });
     queue = new Queue(QUEUES.parse, { connection: { url: testRedisUrl() }, prefix });
   });
   afterAll(async () => {

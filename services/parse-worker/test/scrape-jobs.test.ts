@@ -6,12 +6,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { QUEUES } from '@sitelens/contracts';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
-import { testRedisUrl } from '../../../test/support/env';
-import { getJson } from '../../gateway/test/support/test-gateway';
+import { startFixtureSite, type FixtureSite, testRedisUrl, PAGES_ROOT } from '@sitelens/testkit';
+import { getJson } from '@sitelens/testkit/test-gateway';
 import { startServiceStack, type ServiceStack } from './support/service-stack';
 
-const PAGES = path.join(__dirname, '../../../packages/web/test/fixtures/pages');
+const PAGES = PAGES_ROOT;
 
 describe('GET /v1/scrape', () => {
   let site: FixtureSite;

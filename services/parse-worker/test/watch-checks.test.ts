@@ -6,9 +6,8 @@
 import { Worker } from 'bullmq';
 import { QUEUES } from '@sitelens/contracts';
 import { signWebhookBody } from '@sitelens/web';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
-import { testRedisUrl } from '../../../test/support/env';
-import { getJson, postJson } from '../../gateway/test/support/test-gateway';
+import { startFixtureSite, type FixtureSite, testRedisUrl } from '@sitelens/testkit';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
 import { call, startHookReceiver, startMailSink, type HookReceiver, type MailSink } from './support/watch-fixtures';
 

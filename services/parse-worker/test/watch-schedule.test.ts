@@ -8,10 +8,8 @@ import { loadConfig } from '@sitelens/config';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
 import { nextWatchCheck, watchSchedulerId } from '@sitelens/watch';
 import { startParseWorker, type RunningParseWorker } from '../src/main';
-import { startFixtureSite, type FixtureSite } from '../../../test/support/fixture-site';
-import { contentWorkersForTests } from '../../../test/support/content-workers';
-import { testRedisUrl } from '../../../test/support/env';
-import { getJson, postJson } from '../../gateway/test/support/test-gateway';
+import { startFixtureSite, type FixtureSite, contentWorkersForTests, testRedisUrl } from '@sitelens/testkit';
+import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
 import { call } from './support/watch-fixtures';
 

@@ -6,7 +6,7 @@
  * Deterministic for a seed.
  */
 import { parse as parseQuery } from 'node:querystring';
-import type { AnyRoute } from '../../../services/gateway/src/http/route';
+import type { AnyRoute } from '@sitelens/gateway';
 
 export interface FuzzCase {
   method: string;

@@ -5,11 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRedis } from '@sitelens/queue';
-import { chromePath, testRedisUrl, testS3, uniquePrefix } from '../../support/env';
-import { startFixtureSite, type FixtureSite } from '../../support/fixture-site';
-import { freePort, startService, waitForHttp, type ServiceProcess } from '../../support/processes';
-import { descendants, killLeftovers } from '../../support/proc';
-import { deletePrefix } from '../../support/redis-server';
+import { chromePath, testRedisUrl, testS3, uniquePrefix, startFixtureSite, type FixtureSite, freePort, startService, waitForHttp, type ServiceProcess, descendants, killLeftovers, deletePrefix } from '@sitelens/testkit';
 
 export type Json = Record<string, any>;
 

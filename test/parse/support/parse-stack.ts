@@ -4,12 +4,11 @@
  */
 import { loadConfig, type Env } from '@sitelens/config';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
-import { startParseWorker, type RunningParseWorker } from '../../../services/parse-worker/src/main';
-import { startTestGateway, type TestGateway } from '../../../services/gateway/test/support/test-gateway';
-import type { AuthGuardOptions } from '../../../services/gateway/src/auth/guard';
-import { reply, startScriptedModel, type RecordedRequest, type ScriptStep, type ScriptedModel } from '../../../packages/extract/test/support/scripted-openai';
-import { contentWorkersForTests, schemaCheckerForTests } from '../../support/content-workers';
-import { testRedisUrl, uniquePrefix } from '../../support/env';
+import { startParseWorker, type RunningParseWorker } from '@sitelens/parse-worker';
+import { startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
+import type { AuthGuardOptions } from '@sitelens/gateway';
+import { reply, startScriptedModel, type RecordedRequest, type ScriptStep, type ScriptedModel } from '@sitelens/testkit/scripted-openai';
+import { contentWorkersForTests, schemaCheckerForTests, testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 import { startShopSite, type ShopSite } from './shop-site';
 
 export interface ParseStack {

@@ -1,5 +1,5 @@
 /** The fixture site parse tests read: a product page, a small blog, a flaky page and a missing one. */
-import { startFixtureSite, type FixtureSite } from '../../support/fixture-site';
+import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 
 export const POSTS = [
   { slug: 'post-1', title: 'Crossing the Alps', author: 'Ana Ruiz', city: 'Turin' },

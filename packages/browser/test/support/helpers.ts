@@ -3,7 +3,7 @@ import { PNG } from 'pngjs';
 import { AppError, screenshotCreateRequest, type ScreenshotCreateRequest } from '@sitelens/contracts';
 import { createLogger, createMetrics, type Logger } from '@sitelens/telemetry';
 import { BrowserPool, type BrowserPoolConfig, type BrowserPoolDeps } from '../../src';
-import { chromePath } from '../../../../test/support/env';
+import { chromePath } from '@sitelens/testkit';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 export const silentLogger: Logger = createLogger({ level: 'silent', service: 'browser-test' });

@@ -2,10 +2,9 @@ import { loadConfig, type Env } from '@sitelens/config';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
 import { startParseWorker, type RunningParseWorker } from '../../src/main';
 import type { ContextOptions } from '../../src/context';
-import { startTestGateway, type TestGateway } from '../../../gateway/test/support/test-gateway';
-import type { AuthGuardOptions } from '../../../gateway/src/auth/guard';
-import { contentWorkersForTests, schemaCheckerForTests } from '../../../../test/support/content-workers';
-import { testRedisUrl } from '../../../../test/support/env';
+import { startTestGateway, type TestGateway } from '@sitelens/testkit/test-gateway';
+import type { AuthGuardOptions } from '@sitelens/gateway';
+import { contentWorkersForTests, schemaCheckerForTests, testRedisUrl } from '@sitelens/testkit';
 
 export interface ServiceStack {
   origin: string;

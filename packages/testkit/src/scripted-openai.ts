@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ModelClientConfig } from '../../src';
+import type { ModelClientConfig } from '@sitelens/extract';
 
 /**
  * A scripted OpenAI-compatible model server for tests: a real HTTP server on 127.0.0.1 speaking
@@ -9,7 +9,8 @@ import type { ModelClientConfig } from '../../src';
  * (function calling), JSON content for `response_format: json_schema | json_object`, and plain
  * content otherwise. Like OpenAI, it rejects a response or tool schema whose top level is not
  * `type: object`. Every request is recorded (arrival time, body, mode) so tests can count attempts
- * and measure backoff gaps. Other packages' tests import it by relative path.
+ * and measure backoff gaps. Tests import it from `@sitelens/testkit/scripted-openai`; the parse and
+ * gateway benchmarks compile this file with SWC.
  */
 
 export type ScriptStep =

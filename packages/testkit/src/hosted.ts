@@ -14,7 +14,7 @@ export function rateHeaders(headers: Headers) {
   };
 }
 
-export { deletePrefix } from '../../../../test/support/redis-server';
+export { deletePrefix } from './redis-server';
 
 export async function eventually(check: () => Promise<boolean>, timeoutMs: number, stepMs = 100): Promise<number> {
   const started = Date.now();

@@ -6,8 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DockerfileParser, type Instruction } from 'dockerfile-ast';
 import yaml from 'js-yaml';
+import { REPO_ROOT } from '@sitelens/testkit';
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export { REPO_ROOT };
 
 export function repoFile(relative: string): string {
   return readFileSync(path.join(REPO_ROOT, relative), 'utf8');

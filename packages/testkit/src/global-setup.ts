@@ -1,6 +1,7 @@
 /**
- * Starts the real servers integration tests use: a private redis-server and an s3rver, each on
- * a free loopback port, and hands their addresses to the test workers through the environment.
+ * Starts the real servers the integration and process tiers use: a private redis-server and an
+ * s3rver, each on a free loopback port, and hands their addresses to the test workers through the
+ * environment. The unit tier has no global setup: a unit test that asks for Redis fails.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { startRedisServer } from './redis-server';
 export const TEST_BUCKET = 'sitelens-test';
 
 export default async function globalSetup(): Promise<void> {
+  // The integration and process tiers both name this setup; one run of servers serves both.
+  if ((globalThis as Record<string, unknown>).__SITELENS_TEST_STATE__) return;
   const root = mkdtempSync(path.join(tmpdir(), 'sitelens-test-'));
   const state: { redis?: ChildProcess; s3?: { close(): Promise<void> } } = {};
 

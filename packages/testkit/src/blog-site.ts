@@ -1,9 +1,12 @@
 /** The fixture blog: static pages, with robots.txt and sitemaps templated with the live origin. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startFixtureSite, type FixtureSite } from '../../../../test/support/fixture-site';
+import { startFixtureSite, type FixtureSite } from './fixture-site';
 
 export const BLOG_ROOT = path.join(__dirname, '../fixtures/blog');
+
+/** Static pages (articles, docs, a JS-only shell) with the markdown each should give. */
+export const PAGES_ROOT = path.join(__dirname, '../fixtures/pages');
 
 export async function startBlogSite(): Promise<FixtureSite> {
   const site = await startFixtureSite({ root: BLOG_ROOT });

@@ -5,8 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { REPO_ROOT } from './paths';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = REPO_ROOT;
 
 export interface ServiceProcess {
   child: ChildProcess;

@@ -5,11 +5,9 @@ import type { Server } from 'node:http';
 import { loadConfig, type Config, type Env } from '@sitelens/config';
 import { FsBlobStore, type BlobStore } from '@sitelens/storage';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
-import { createApp } from '../../src/app';
-import { createAuthGuard, type AuthGuardOptions } from '../../src/auth/guard';
-import { buildGatewayDeps, type GatewayDeps } from '../../src/deps';
-import { testRedisUrl, uniquePrefix } from '../../../../test/support/env';
-import { schemaCheckerForTests } from '../../../../test/support/content-workers';
+import { buildGatewayDeps, createApp, createAuthGuard, type AuthGuardOptions, type GatewayDeps } from '@sitelens/gateway';
+import { testRedisUrl, uniquePrefix } from './env';
+import { schemaCheckerForTests } from './content-workers';
 
 export interface TestGateway {
   origin: string;
