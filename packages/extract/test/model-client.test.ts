@@ -98,8 +98,8 @@ describe('createModelClient', () => {
     expect(JSON.parse(answer.text)).toEqual({ title: 'After timeout' });
     expect(answer.attempts).toBe(2);
     expect(server.requests).toHaveLength(2);
-    expect(elapsed).toBeGreaterThanOrEqual(300);
-    expect(elapsed).toBeLessThan(2_000);
+    expect(server.requests[0]!.abandoned).toBe(true); // the client gave up on the hanging attempt
+    expect(elapsed).toBeGreaterThanOrEqual(300); // a lower bound only: load makes it later, never earlier
   });
 
   it('gives up with LLM_ERROR when every attempt times out', async () => {
@@ -133,8 +133,10 @@ describe('createModelClient', () => {
     server.enqueue(reply.hang(), reply.json({ title: 'unused' }));
     const client = createModelClient(server.clientConfig({ maxRetries: 3, timeoutMs: 5_000 }));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('client went away')), 100);
-    await expect(client.complete({ ...request, signal: controller.signal })).rejects.toThrow('client went away');
+    const answer = client.complete({ ...request, signal: controller.signal });
+    await server.until(() => server.requests.length === 1); // abort while the attempt hangs
+    controller.abort(new Error('client went away'));
+    await expect(answer).rejects.toThrow('client went away');
     expect(server.requests).toHaveLength(1);
   });
 

@@ -43,6 +43,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** `performance.now()` when the answer was sent (unset while hanging). */
   respondedAt?: number;
+  /** Set when the client closed the connection before an answer was sent (it gave up or was cancelled). */
+  abandoned?: true;
   path: string;
   headers: IncomingHttpHeaders;
   body: ChatBody;
@@ -77,6 +79,8 @@ export interface ScriptedModel {
   /** Highest number of requests being answered at the same time. */
   readonly maxInFlight: number;
   enqueue(...steps: ScriptStep[]): void;
+  /** Resolves once `condition` holds, checked whenever a request arrives or a connection closes. */
+  until(condition: () => boolean): Promise<void>;
   /** Sets the answer used when the queue is empty. */
   respondWith(respond: (request: RecordedRequest) => ScriptStep): void;
   /** Client settings pointing at this server. */
@@ -178,6 +182,10 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
   let respond = options.respond;
   let inFlight = 0;
   let maxInFlight = 0;
+  const watchers = new Set<() => void>();
+  const notify = () => {
+    for (const check of [...watchers]) check();
+  };
 
   const server = createServer((req, res) => {
     void handle(req, res);
@@ -208,6 +216,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       schema: schemaOf(body, mode),
     };
     requests.push(request);
+    notify();
 
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
@@ -216,6 +225,8 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       if (!finished) {
         finished = true;
         inFlight -= 1;
+        if (request.respondedAt === undefined) request.abandoned = true;
+        notify();
       }
     };
     res.on('close', done);
@@ -252,9 +263,21 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}/v1`;
 
+  const until = (condition: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!condition()) return;
+        watchers.delete(check);
+        resolve();
+      };
+      watchers.add(check);
+      check();
+    });
+
   return {
     baseUrl,
     requests,
+    until,
     get maxInFlight() {
       return maxInFlight;
     },
