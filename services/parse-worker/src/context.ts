@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@sitelens/config';
 import { openGuardedBrowser, renderHtml, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
 import { urlPolicyOf } from '@sitelens/egress';
-import { createModelClient, type ModelClient } from '@sitelens/extract';
+import { createModelClient, type ModelClient, type ModelClientDeps } from '@sitelens/extract';
 import { QUEUES, bounded } from '@sitelens/contracts';
 import type { QueueEvents } from 'bullmq';
 import { createJobGate, createQueueEvents, createRedis, createScreenshotQueue, type ScreenshotGate, type ScreenshotQueue } from '@sitelens/queue';
@@ -49,6 +49,8 @@ export interface ContextOptions {
   contentWorkers?: { size?: number; workerScript?: string; workerData?: unknown; timeoutMs?: number };
   /** Name resolution of the fetcher and the browser's egress proxy (tests give names to fixture hosts). */
   resolve?: GuardedBrowserDeps['resolve'];
+  /** The model client's jitter and wait between attempts (tests record them). */
+  model?: Pick<ModelClientDeps, 'random' | 'sleep'>;
 }
 
 export interface OpenedContext {
@@ -75,7 +77,7 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
     robots: new RobotsCache({ fetch: fetcher.fetch }),
     processor: content,
   };
-  const model = createModelClient(config.llm, { logger, metrics });
+  const model = createModelClient(config.llm, { logger, metrics, ...options.model });
   const store = await createBlobStore(config.storage);
   // Local mode without WEBHOOK_SECRET: a secret of its own in DATA_DIR (never URL_SIGNING_SECRET).
   // Hosted mode writes nothing there: issued keys have their own secrets, static keys WEBHOOK_SECRET.
