@@ -147,12 +147,12 @@ describe('POST /v1/parse: streaming, and clients that go away', () => {
     stack.model.respondWith(() => reply.hang());
     const controller = new AbortController();
     const pending = post({ prompt: crawlPrompt() }, {}, controller.signal).catch((error: Error) => error);
-    await eventually(async () => stack.model.requests.length > 0, 5_000, 20);
+    await eventually(async () => stack.model.requests.length > 0, 15_000, 20);
     const queue = stack.gateway.deps.queues.parse;
     const [job] = await queue.getJobs(['active']);
     controller.abort();
     expect(((await pending) as Error).name).toBe('AbortError');
-    await eventually(async () => (await job!.getState()) === 'failed', 3_000, 50);
+    await eventually(async () => (await job!.getState()) === 'failed', 15_000, 50);
     expect((await queue.getJob(job!.id!))?.failedReason).toMatch(/Cancelled: the client disconnected/);
   });
 });

@@ -103,7 +103,7 @@ describe('BrowserPool', () => {
     controller.abort();
     await expectAppError(waiting, 'UNAVAILABLE', true);
     expect(pool.stats().waiting).toBe(0);
-    await eventually(() => release.length === 2);
+    await eventually(() => release.length === 2, 15_000);
     release.forEach((done) => done());
     await Promise.all(holders);
     expect(ran).toBe(false);
@@ -162,7 +162,7 @@ describe('BrowserPool', () => {
     const after = pool.stats();
     expect(after.launches).toBe(before.launches + 1);
     expect(after.pid).not.toBe(pid);
-    await eventually(() => !existsSync(profile));
+    await eventually(() => !existsSync(profile), 15_000);
     expect(await metrics.browserLaunches.get()).toMatchObject({
       values: expect.arrayContaining([expect.objectContaining({ labels: { reason: 'crash' }, value: 1 })]),
     });
