@@ -1,4 +1,4 @@
-import { parseCancelKey } from '@sitelens/contracts';
+import { parseCancelKey, sleep } from '@sitelens/contracts';
 import { reply } from '@sitelens/testkit/scripted-openai';
 import { eventually } from '@sitelens/testkit/hosted';
 import { byPage, readStream, startParseStack, type ParseStack } from './support/parse-stack';
@@ -8,11 +8,21 @@ type Chunk = Record<string, any>;
 
 describe('POST /v1/parse: streaming, and clients that go away', () => {
   let stack: ParseStack;
+  /** Backoff waits the model client started (it still waits them out). */
+  const waits: number[] = [];
   beforeAll(async () => {
-    stack = await startParseStack();
+    stack = await startParseStack({
+      model: {
+        sleep: (ms, signal) => {
+          waits.push(ms);
+          return sleep(ms, signal);
+        },
+      },
+    });
   });
   afterAll(() => stack.close());
   beforeEach(() => {
+    waits.length = 0;
     stack.model.requests.length = 0;
     const answers = Object.fromEntries(POSTS.map((post, i) => [stack.site.urls.posts[i]!, reply.json({ title: post.title }, { latencyMs: 50 })]));
     stack.model.respondWith(byPage(answers, reply.json({ title: 'Road Notes' })));
@@ -113,35 +123,36 @@ describe('POST /v1/parse: streaming, and clients that go away', () => {
     let seen = '';
     while (!seen.includes('"extracting"')) seen += decoder.decode((await reader.read()).value);
     // The model has been asked and is hanging; the client goes away.
-    await eventually(async () => stack.model.requests.length > 0, 5_000, 20);
-    const abortedAt = Date.now();
+    await eventually(async () => stack.model.requests.length > 0, 15_000, 20);
     controller.abort();
 
     const queue = stack.gateway.deps.queues.parse;
     const [job] = await queue.getJobs(['active', 'failed', 'completed']);
     expect(job).toBeDefined();
-    await eventually(async () => (await job!.getState()) === 'failed', 3_000, 50);
-    // Stopped by the cancel, well before PARSE_TIMEOUT (2 s) would even end the first attempt.
-    expect(Date.now() - abortedAt).toBeLessThan(1_500);
+    await eventually(async () => (await job!.getState()) === 'failed', 15_000, 50);
+    // Stopped by the cancel, not by PARSE_TIMEOUT: had the hanging call run on, its timeout would
+    // have led to a retry (a further model call) before the job could end.
     const failed = await queue.getJob(job!.id!);
     expect(failed?.failedReason).toMatch(/^JOB_FAILED: Cancelled: the client disconnected/);
     expect(await stack.gateway.deps.redis.exists(parseCancelKey(stack.prefix, job!.id!))).toBe(1);
-    // No retry after the cancel: every model call started before it.
-    const count = stack.model.requests.length;
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(stack.model.requests).toHaveLength(count);
+    // No retry after the cancel: every model call was hung up, none was answered, and the client
+    // never began a backoff wait before another attempt.
+    const asked = stack.model.requests.length;
+    await stack.model.until(() => stack.model.requests.every((request) => request.abandoned));
+    expect(stack.model.requests).toHaveLength(asked);
+    expect(waits).toEqual([]);
   });
 
   it('cancels a synchronous parse whose client disconnects too', async () => {
     stack.model.respondWith(() => reply.hang());
     const controller = new AbortController();
     const pending = post({ prompt: crawlPrompt() }, {}, controller.signal).catch((error: Error) => error);
-    await eventually(async () => stack.model.requests.length > 0, 5_000, 20);
+    await eventually(async () => stack.model.requests.length > 0, 15_000, 20);
     const queue = stack.gateway.deps.queues.parse;
     const [job] = await queue.getJobs(['active']);
     controller.abort();
     expect(((await pending) as Error).name).toBe('AbortError');
-    await eventually(async () => (await job!.getState()) === 'failed', 3_000, 50);
+    await eventually(async () => (await job!.getState()) === 'failed', 15_000, 50);
     expect((await queue.getJob(job!.id!))?.failedReason).toMatch(/Cancelled: the client disconnected/);
   });
 });

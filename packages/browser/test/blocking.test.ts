@@ -53,7 +53,7 @@ describe('ad blocking and the page URL guard in the browser', () => {
   const seen: string[] = [];
   const guard: UrlGuard = async (url) => {
     seen.push(url);
-    await new Promise((resolve) => setTimeout(resolve, 5)); // guards are asynchronous (DNS lookups)
+    await new Promise((resolve) => setImmediate(resolve)); // guards are asynchronous (DNS lookups)
     if (new URL(url).pathname.startsWith('/private/')) throw new UrlBlocked(`Blocked by test rule: ${new URL(url).pathname}`);
   };
 

@@ -17,6 +17,17 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * Time as code that schedules work sees it: the wall clock by default; tests pass a virtual one so
+ * they assert what was scheduled, not how fast a loaded machine ran it.
+ */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = { now: () => Date.now(), sleep };
+
 /** `promise`'s value, or undefined once `ms` have passed (clean-up that must not hang). */
 export function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;

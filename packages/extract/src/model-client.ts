@@ -1,7 +1,7 @@
 import { ChatOpenAICompletions } from '@langchain/openai';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { isModelConfigured } from '@sitelens/config';
-import { AppError, modelNotConfigured, sleep } from '@sitelens/contracts';
+import { AppError, modelNotConfigured, sleep, type Clock } from '@sitelens/contracts';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import { backoffDelay, classifyModelError, DEFAULT_RETRY_BASE_DELAY_MS, type ModelFailure } from './retry';
 import type { JsonSchema } from '@sitelens/contracts';
@@ -28,6 +28,8 @@ export interface ModelClientDeps {
   metrics?: Pick<Metrics, 'modelCalls' | 'modelTokens'>;
   /** Source of backoff jitter, in [0, 1). */
   random?: () => number;
+  /** The wait between attempts (tests record it instead of waiting on the wall clock). */
+  sleep?: Clock['sleep'];
 }
 
 /** Token counts under the names the parse response uses. */
@@ -127,6 +129,7 @@ export function createModelClient(config: ModelClientConfig, deps: ModelClientDe
   const baseDelayMs = config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
   const method = config.structuredOutput ?? (LEGACY_MODEL.test(model) ? 'functionCalling' : 'jsonSchema');
   const random = deps.random ?? Math.random;
+  const pause = deps.sleep ?? sleep;
 
   const chat = configured
     ? new ChatOpenAICompletions({
@@ -198,7 +201,7 @@ export function createModelClient(config: ModelClientConfig, deps: ModelClientDe
       }
       const delayMs = backoffDelay(attempts, baseDelayMs, random);
       deps.logger?.info({ model, attempt: attempts, kind: failure.kind, status: failure.status, delayMs }, 'retrying model call');
-      await sleep(delayMs, outer);
+      await pause(delayMs, outer);
     }
   }
 

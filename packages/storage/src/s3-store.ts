@@ -43,7 +43,11 @@ export class S3BlobStore implements BlobStore {
   private readonly client: S3Client;
   private readonly signer: S3Client;
 
-  constructor(private readonly options: S3StoreOptions) {
+  constructor(
+    private readonly options: S3StoreOptions,
+    /** The clock URLs are signed and old objects judged by (tests pass one). */
+    private readonly now: () => number = Date.now,
+  ) {
     this.client = new S3Client(clientConfig(options, options.endpoint));
     this.signer = options.publicEndpoint ? new S3Client(clientConfig(options, options.publicEndpoint)) : this.client;
   }
@@ -61,10 +65,12 @@ export class S3BlobStore implements BlobStore {
   }
 
   async signedUrl(key: string, options: { ttlSeconds: number }): Promise<SignedUrl> {
+    const signedAt = this.now();
     const url = await getSignedUrl(this.signer, new GetObjectCommand({ Bucket: this.options.bucket, Key: key }), {
       expiresIn: options.ttlSeconds,
+      signingDate: new Date(signedAt),
     });
-    return { url, expiresAt: Date.now() + options.ttlSeconds * 1000 };
+    return { url, expiresAt: signedAt + options.ttlSeconds * 1000 };
   }
 
   async delete(key: string): Promise<void> {
@@ -76,7 +82,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async sweep(prefix: string, maxAgeMs: number): Promise<number> {
-    const cutoff = Date.now() - maxAgeMs;
+    const cutoff = this.now() - maxAgeMs;
     let removed = 0;
     let token: string | undefined;
     do {

@@ -79,18 +79,22 @@ describe('filesystem store', () => {
 
 describe('S3 store (s3rver)', () => {
   const { endpoint, bucket } = testS3();
-  const store = new S3BlobStore({ bucket, region: 'us-east-1', endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+  const s3Options = { bucket, region: 'us-east-1', endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true };
+  const store = new S3BlobStore(s3Options);
   afterAll(() => store.destroy());
 
   it('stores an object and presigns a GET valid 900 s that serves its bytes', async () => {
     const key = `screenshots/s3-${Date.now()}.png`;
+    const signedAt = Date.now();
+    const pinned = new S3BlobStore(s3Options, () => signedAt);
     await store.put(key, PNG_BYTES, 'image/png');
-    const signed = await store.signedUrl(key, { ttlSeconds: SIGNED_URL_TTL_SECONDS });
+    const signed = await pinned.signedUrl(key, { ttlSeconds: SIGNED_URL_TTL_SECONDS });
+    pinned.destroy();
     const url = new URL(signed.url);
     expect(url.origin).toBe(endpoint);
     expect(url.pathname).toBe(`/${bucket}/${key}`);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
-    expect(Math.abs(signed.expiresAt - (Date.now() + 900_000))).toBeLessThan(5_000);
+    expect(signed.expiresAt).toBe(signedAt + 900_000);
     const response = await fetch(signed.url);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
@@ -100,10 +104,12 @@ describe('S3 store (s3rver)', () => {
   it('hands out URLs the store itself refuses once they expire', async () => {
     const key = `screenshots/expiring-${Date.now()}.png`;
     await store.put(key, PNG_BYTES, 'image/png');
-    const signed = await store.signedUrl(key, { ttlSeconds: 1 });
-    expect((await fetch(signed.url)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
-    expect((await fetch(signed.url)).status).toBe(403);
+    // Signed two minutes ago for one minute: already expired, with no waiting.
+    const past = new S3BlobStore(s3Options, () => Date.now() - 120_000);
+    const expired = await past.signedUrl(key, { ttlSeconds: 60 });
+    past.destroy();
+    expect((await fetch((await store.signedUrl(key, { ttlSeconds: 60 })).url)).status).toBe(200);
+    expect((await fetch(expired.url)).status).toBe(403);
   });
 
   it('reads an object back as a stream with its type and size', async () => {

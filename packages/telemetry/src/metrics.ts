@@ -17,6 +17,12 @@ export function createMetrics(options: { service: string; collectDefaults?: bool
       labelNames: ['method', 'route', 'status'] as const,
       registers: [registry],
     }),
+    httpInFlight: new Gauge({
+      name: 'sitelens_http_requests_in_flight',
+      help: 'HTTP requests received and not yet answered or closed (long polls included), by method',
+      labelNames: ['method'] as const,
+      registers: [registry],
+    }),
     httpDuration: new Histogram({
       name: 'sitelens_http_request_duration_seconds',
       help: 'HTTP request latency',

@@ -44,6 +44,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** `performance.now()` when the answer was sent (unset while hanging). */
   respondedAt?: number;
+  /** Set when the client closed the connection before an answer was sent (it gave up or was cancelled). */
+  abandoned?: true;
   path: string;
   headers: IncomingHttpHeaders;
   body: ChatBody;
@@ -78,6 +80,8 @@ export interface ScriptedModel {
   /** Highest number of requests being answered at the same time. */
   readonly maxInFlight: number;
   enqueue(...steps: ScriptStep[]): void;
+  /** Resolves once `condition` holds, checked whenever a request arrives or a connection closes. */
+  until(condition: () => boolean): Promise<void>;
   /** Sets the answer used when the queue is empty. */
   respondWith(respond: (request: RecordedRequest) => ScriptStep): void;
   /** Client settings pointing at this server. */
@@ -179,6 +183,10 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
   let respond = options.respond;
   let inFlight = 0;
   let maxInFlight = 0;
+  const watchers = new Set<() => void>();
+  const notify = () => {
+    for (const check of [...watchers]) check();
+  };
 
   const server = createServer((req, res) => {
     void handle(req, res);
@@ -209,6 +217,7 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       schema: schemaOf(body, mode),
     };
     requests.push(request);
+    notify();
 
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
@@ -217,6 +226,8 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       if (!finished) {
         finished = true;
         inFlight -= 1;
+        if (request.respondedAt === undefined) request.abandoned = true;
+        notify();
       }
     };
     res.on('close', done);
@@ -253,9 +264,21 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}/v1`;
 
+  const until = (condition: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!condition()) return;
+        watchers.delete(check);
+        resolve();
+      };
+      watchers.add(check);
+      check();
+    });
+
   return {
     baseUrl,
     requests,
+    until,
     get maxInFlight() {
       return maxInFlight;
     },

@@ -105,7 +105,7 @@ class Crawl {
   ) {
     this.limit = Math.max(1, options.limit ?? 10);
     this.scope = new CrawlScope(start, options);
-    this.gate = new HostGate(Math.max(1, options.perHostConcurrency ?? 2));
+    this.gate = new HostGate(Math.max(1, options.perHostConcurrency ?? 2), deps.clock);
     this.result = {
       url: options.url,
       crawl_data: {},

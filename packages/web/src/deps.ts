@@ -1,6 +1,7 @@
 /** What the web layer is given by its caller: no singletons, everything passed in. */
 import type { Logger } from '@sitelens/telemetry';
 import type { UrlCheckOptions } from '@sitelens/egress';
+import type { Clock } from '@sitelens/contracts';
 import { createSafeFetcher, type SafeFetch, type SafeFetcherOptions } from './safe-fetch';
 import { RobotsCache } from './robots';
 import { createContentExtractor, type ContentRequest, type PageContent } from './content/page-content';
@@ -37,6 +38,8 @@ export interface WebDeps {
   fetcher?: Omit<SafeFetcherOptions, 'allowPrivate'>;
   /** The rest of the URL policy (EGRESS_ALLOW, the refusal log) when `fetchImpl` is given. */
   egress?: Omit<UrlCheckOptions, 'allowPrivate'>;
+  /** Spaces a crawl's requests under a robots.txt crawl-delay; the wall clock when absent. */
+  clock?: Clock;
 }
 
 /** The URL check every entry point applies (the same one the fetcher applies per hop). */

@@ -2,7 +2,7 @@
  * Politeness per host: at most N requests in flight, and when robots.txt sets a crawl-delay, one
  * at a time with starts spaced by that delay.
  */
-import { sleep } from '@sitelens/contracts';
+import { systemClock, type Clock } from '@sitelens/contracts';
 
 interface HostState {
   active: number;
@@ -13,7 +13,10 @@ interface HostState {
 export class HostGate {
   private readonly hosts = new Map<string, HostState>();
 
-  constructor(private readonly perHost: number) {}
+  constructor(
+    private readonly perHost: number,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   /** Waits for a slot on `host`; call the returned function when the request is done. */
   async acquire(host: string, delayMs: number, signal?: AbortSignal): Promise<() => void> {
@@ -28,7 +31,7 @@ export class HostGate {
       if (signal?.aborted) throw signal.reason;
     }
     state.active += 1;
-    const now = Date.now();
+    const now = this.clock.now();
     const wait = Math.max(0, state.nextStart - now);
     state.nextStart = Math.max(now, state.nextStart) + delayMs;
     let released = false;
@@ -40,7 +43,7 @@ export class HostGate {
     };
     if (wait > 0) {
       try {
-        await sleep(wait, signal);
+        await this.clock.sleep(wait, signal);
       } catch (error) {
         release();
         throw error;

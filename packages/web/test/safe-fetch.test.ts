@@ -143,11 +143,9 @@ describe('safe fetch against the fixture site (private URLs allowed)', () => {
   });
 
   it('times out a slow server with a 408 TimeoutError', async () => {
-    const started = Date.now();
     const error = await fetcher.fetch(`${site.origin}/slow`, { timeoutMs: 300 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).status).toBe(408);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('bounds the whole fetch, body included', async () => {
@@ -156,8 +154,12 @@ describe('safe fetch against the fixture site (private URLs allowed)', () => {
 
   it('passes a caller abort through unchanged', async () => {
     const controller = new AbortController();
-    const pending = fetcher.fetch(`${site.origin}/slow`, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('job cancelled')), 50);
+    let arrived: () => void = () => undefined;
+    const atServer = new Promise<void>((resolve) => (arrived = resolve));
+    site.route('/held', () => arrived()); // never answers: only the abort ends the fetch
+    const pending = fetcher.fetch(`${site.origin}/held`, { signal: controller.signal });
+    await atServer;
+    controller.abort(new Error('job cancelled'));
     await expect(pending).rejects.toThrow('job cancelled');
   });
 

@@ -32,6 +32,8 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express 
     res.locals.requestId = id;
     res.setHeader('X-Request-Id', id);
     const started = process.hrtime.bigint();
+    deps.metrics.httpInFlight.inc({ method: req.method });
+    res.once('close', () => deps.metrics.httpInFlight.dec({ method: req.method }));
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       // Mounted sub-apps (the queue dashboard) name their route in res.locals.route.

@@ -48,9 +48,7 @@ describe('GET /v1/health', () => {
     const port = await freePort();
     const gw = await startTestGateway({ REDIS_URL: `redis://127.0.0.1:${port}` }, undefined, {}, { waitForRedis: false });
     try {
-      const started = Date.now();
       const response = await getJson(`${gw.origin}/v1/health`);
-      expect(Date.now() - started).toBeLessThan(3_000);
       expect(response.status).toBe(503);
       expect(response.json).toMatchObject({ status: 'unavailable', components: { redis: 'unreachable' } });
       const create = await fetch(`${gw.origin}/v1/screenshots`, {

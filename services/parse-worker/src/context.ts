@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@sitelens/config';
 import { openGuardedBrowser, renderHtml, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
 import { urlPolicyOf } from '@sitelens/egress';
-import { createModelClient, type ModelClient } from '@sitelens/extract';
+import { createModelClient, type ModelClient, type ModelClientDeps } from '@sitelens/extract';
 import { createSchemaChecker, type SchemaChecker, type SchemaCheckerOptions } from '@sitelens/parse-input';
 import { QUEUES, bounded } from '@sitelens/contracts';
 import type { QueueEvents } from 'bullmq';
@@ -54,6 +54,8 @@ export interface ContextOptions {
   resolve?: GuardedBrowserDeps['resolve'];
   /** The schema-check thread: the compiled worker script is used unless tests give one. */
   schemaChecker?: SchemaCheckerOptions;
+  /** The model client's jitter and wait between attempts (tests record them). */
+  model?: Pick<ModelClientDeps, 'random' | 'sleep'>;
 }
 
 export interface OpenedContext {
@@ -80,7 +82,7 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
     robots: new RobotsCache({ fetch: fetcher.fetch }),
     processor: content,
   };
-  const model = createModelClient(config.llm, { logger, metrics });
+  const model = createModelClient(config.llm, { logger, metrics, ...options.model });
   const schemaChecker = createSchemaChecker(options.schemaChecker);
   const store = await createBlobStore(config.storage);
   // Local mode without WEBHOOK_SECRET: a secret of its own in DATA_DIR (never URL_SIGNING_SECRET).

@@ -155,21 +155,22 @@ describe('crawl depth, progress and webhooks', () => {
   let site: FixtureSite;
   let receiver: Server;
   let receiverUrl: string;
+  let holdC: Promise<void> | undefined;
   const deliveries: Array<{ body: string; headers: IncomingHttpHeaders; statusOnArrival: unknown }> = [];
 
   beforeAll(async () => {
     // One page at a time, so progress is visible between pages.
     stack = await startServiceStack({ WEBHOOK_SECRET, CRAWL_CONCURRENCY: '1' });
     site = await startFixtureSite();
-    // A chain / -> /a -> /b -> /c, each page 150 ms slow; no robots.txt, no sitemap.
+    // A chain / -> /a -> /b -> /c -> /d; no robots.txt, no sitemap. /c waits for `holdC` when a
+    // test sets it, so the crawl is mid-way for as long as that test needs.
     const chain = ['/', '/a', '/b', '/c', '/d'];
     chain.forEach((pagePath, i) =>
-      site.route(pagePath, (_req, res) => {
+      site.route(pagePath, async (_req, res) => {
         const next = chain[i + 1];
-        setTimeout(() => {
-          res.writeHead(200, { 'content-type': 'text/html' });
-          res.end(`<html><head><title>Page ${pagePath}</title></head><body><main><h1>Page ${pagePath}</h1><p>Step ${i}.</p>${next ? `<a href="${next}">next</a>` : ''}</main></body></html>`);
-        }, 150);
+        if (pagePath === '/c') await holdC;
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<html><head><title>Page ${pagePath}</title></head><body><main><h1>Page ${pagePath}</h1><p>Step ${i}.</p>${next ? `<a href="${next}">next</a>` : ''}</main></body></html>`);
       }),
     );
     receiver = createServer((req, res) => {
@@ -205,11 +206,16 @@ describe('crawl depth, progress and webhooks', () => {
   });
 
   it('shows statistics in data while the crawl runs', async () => {
+    let openC: () => void = () => undefined;
+    holdC = new Promise<void>((resolve) => (openC = resolve));
     const created = await postJson(`${stack.origin}/v1/crawl`, { url: `${site.origin}/`, depth: 5 });
-    const views = await pollUntil(
-      () => getJson(created.json.status_url as string).then((r) => r.json),
-      (view) => view.status === 'completed',
-    );
+    const read = () => getJson(created.json.status_url as string).then((r) => r.json);
+    const countOf = (view: Json) => ((view.data as Json | undefined)?.statistics as { successful_pages?: number } | undefined)?.successful_pages ?? 0;
+    // Mid-way (held at /c): progress shows the pages done so far; then the crawl may finish.
+    const midway = await pollUntil(read, (view) => view.status === 'processing' && countOf(view) > 0);
+    openC();
+    holdC = undefined;
+    const views = [...midway, ...(await pollUntil(read, (view) => view.status === 'completed'))];
     const running = views.filter((view) => view.status === 'processing');
     expect(running.length).toBeGreaterThan(0);
     for (const view of running) {

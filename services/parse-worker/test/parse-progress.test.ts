@@ -11,8 +11,8 @@ describe('createProgressReporter', () => {
     const sink = async (chunk: ParseJobProgress) => {
       inFlight += 1;
       expect(inFlight).toBe(1);
-      // Earlier writes take longer: order must not depend on speed.
-      await new Promise((resolve) => setTimeout(resolve, 30 - written.length * 5));
+      // Earlier writes take longer (more turns of the event loop): order must not depend on speed.
+      for (let turn = 6 - written.length; turn > 0; turn -= 1) await new Promise((resolve) => setImmediate(resolve));
       written.push(chunk);
       inFlight -= 1;
     };

@@ -154,12 +154,10 @@ describe('GET /v1/scrape', () => {
     [403, 'a page robots.txt disallows', '/members/area.html', '', 'ROBOTS_DISALLOWED', /^robots\.txt disallows /],
     [408, 'a page slower than the timeout', '/slow', '&timeout=1', 'TIMEOUT', /took longer than the 1 s timeout/],
   ])('answers %i for %s', async (status, _name, pagePath, extra, code, message) => {
-    const started = Date.now();
     const response = await scrape(`url=${url(pagePath)}${extra}`);
     expect(response.status).toBe(status);
     expect(response.json).toMatchObject({ success: false, code });
     expect(response.json.error).toMatch(message);
-    expect(Date.now() - started).toBeLessThan(4_000);
   });
 
   it('never caches failures', async () => {

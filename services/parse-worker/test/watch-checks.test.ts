@@ -191,10 +191,11 @@ describe('watch checks', () => {
       expect(image.status).toBe(200);
       expect(Buffer.from(await image.arrayBuffer())).toEqual(PNG);
 
-      // Signed again on every read: a later read gets a later expiry.
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      const again = (await results(id))[0];
-      expect(again.image_url).not.toBe(first.image_url);
+      // Signed again on every read: once the clock has moved past the first signature's second, a
+      // read gets a later expiry (polled with a deadline, not slept).
+      const [again] = await pollUntil(() => results(id), (list) => list[0].image_url !== first.image_url, 10_000, 100).then((seen) => seen.at(-1)!);
+      const expiry = (url: string) => Number(new URL(url).searchParams.get('expires'));
+      expect(expiry(again.image_url)).toBeGreaterThan(expiry(first.image_url));
       expect((await fetch(again.image_url)).status).toBe(200);
 
       const deleted = await call('DELETE', api(`/v1/watch/${id}`));

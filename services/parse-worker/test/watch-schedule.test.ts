@@ -13,8 +13,6 @@ import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
 import { call } from './support/watch-fixtures';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('watch schedules', () => {
   let site: FixtureSite;
   let stack: ServiceStack;
@@ -24,6 +22,13 @@ describe('watch schedules', () => {
   const api = (path: string) => `${stack.origin}${path}`;
   const scheduled = async (id: string) =>
     (((await getJson(api(`/v1/watch/${id}`))).json.results as any[]) ?? []).filter((result) => result.trigger === 'schedule');
+  /** The watch's tick jobs waiting, delayed or running: none left means no further tick can run. */
+  const pendingTicks = async (id: string) =>
+    (await stack.gateway.deps.queues.parse.getJobs(['active', 'waiting', 'delayed', 'prioritized'])).filter(
+      (job) => job?.repeatJobKey === watchSchedulerId(id) || job?.id?.startsWith(`repeat:${watchSchedulerId(id)}:`),
+    ).length;
+  /** Waits (polling, with a deadline) until the watch has no tick left to run. */
+  const ticksDrained = (id: string) => pollUntil(() => pendingTicks(id), (pending) => pending === 0, 20_000, 100);
 
   /** Another parse worker process, as far as Redis can tell: its own connections, context and worker. */
   async function startWorker(): Promise<RunningParseWorker> {
@@ -78,10 +83,10 @@ describe('watch schedules', () => {
     const paused = await call('PATCH', api(`/v1/watch/${id}/pause`));
     expect(paused.status).toBe(200);
     expect(paused.json).toMatchObject({ success: true, message: 'Watch paused', watch: { status: 'paused' } });
-    await sleep(1_500);
+    // With the scheduler gone and no tick job left, nothing can add a result: count them then.
+    expect(await stack.gateway.deps.queues.parse.getJobScheduler(watchSchedulerId(id))).toBeUndefined();
+    await ticksDrained(id);
     const atPause = (await scheduled(id)).length;
-    await sleep(2_500);
-    expect((await scheduled(id)).length).toBe(atPause);
     const pausedView = await getJson(api(`/v1/watch/${id}`));
     expect(pausedView.json.watch).toMatchObject({ status: 'paused', next_check: null });
     expect(await stack.gateway.deps.queues.parse.getJobScheduler(watchSchedulerId(id))).toBeUndefined();
@@ -96,8 +101,11 @@ describe('watch schedules', () => {
     await stack.worker.worker.pause();
     const resumed = await call('PATCH', api(`/v1/watch/${id}/resume`));
     expect(resumed.json).toMatchObject({ success: true, message: 'Watch resumed', watch: { status: 'active' } });
-    expect(await nextWatchCheck(stack.gateway.deps.queues.parse, id)).toBeGreaterThan(Date.now() - 1_000);
-    await sleep(2_000);
+    const next = await nextWatchCheck(stack.gateway.deps.queues.parse, id);
+    expect(next).toBeGreaterThan(Date.now() - 1_000);
+    // Once the next tick is due (polled, not slept), it is still waiting in Redis and has not run.
+    await pollUntil(async () => Date.now(), (now) => now > next! + 200, 20_000, 100);
+    expect(await pendingTicks(id)).toBeGreaterThanOrEqual(1);
     expect((await scheduled(id)).length).toBe(atPause);
     await startWorker();
     stack.worker.worker.resume();
@@ -109,9 +117,9 @@ describe('watch schedules', () => {
     const deleted = await call('DELETE', api(`/v1/watch/${id}`));
     expect(deleted.json).toEqual({ success: true, message: 'Watch deleted' });
     const fetchedAtDelete = fetches;
-    await sleep(2_500);
-    expect(fetches - fetchedAtDelete).toBeLessThanOrEqual(1);
     expect(await stack.gateway.deps.queues.parse.getJobScheduler(watchSchedulerId(id))).toBeUndefined();
+    await ticksDrained(id);
+    expect(fetches - fetchedAtDelete).toBeLessThanOrEqual(1);
     const keys = await stack.gateway.deps.redis.keys(`${stack.gateway.config.redis.prefix}:watch:${id}*`);
     expect(keys).toEqual([]);
     const list = await getJson(api('/v1/watch'));
@@ -125,7 +133,7 @@ describe('watch schedules', () => {
     const id = created.json.watch_id as string;
     await pollUntil(() => scheduled(id), (list) => list.length >= 4, 20_000, 200);
     await call('PATCH', api(`/v1/watch/${id}/pause`));
-    await sleep(1_500);
+    await ticksDrained(id);
     const all = ((await getJson(api(`/v1/watch/${id}`))).json.results as any[]) ?? [];
     // Every check (the baseline and each tick) fetched the page once: no tick ran twice.
     expect(fetches - before).toBe(all.length);

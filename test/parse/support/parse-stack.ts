@@ -30,6 +30,8 @@ export interface ParseStackOptions {
   auth?: AuthGuardOptions;
   /** false: no parse worker (jobs stay queued). */
   worker?: boolean;
+  /** The worker's model client's wait between attempts (recorded by tests instead of timed). */
+  model?: { random?: () => number; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> };
 }
 
 const logger = createLogger({ level: 'silent', service: 'parse-test' });
@@ -56,7 +58,11 @@ export async function startParseStack(options: ParseStackOptions = {}): Promise<
     const dataDir = gateway.config.storage.dataDir;
     const config = loadConfig({ ...shared, ROLE: 'all', DATA_DIR: dataDir, ALLOW_PRIVATE_URLS: 'true', ...options.workerEnv });
     const metrics = createMetrics({ service: 'parse-worker', collectDefaults: false });
-    worker = await startParseWorker(config, logger, metrics, { contentWorkers: contentWorkersForTests(), schemaChecker: schemaCheckerForTests() });
+    worker = await startParseWorker(config, logger, metrics, {
+      contentWorkers: contentWorkersForTests(),
+      schemaChecker: schemaCheckerForTests(),
+      model: options.model,
+    });
   }
   return {
     gateway,

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import type { CrawlProgress, CrawlStatistics } from '@sitelens/contracts';
+import { systemClock, type Clock, type CrawlProgress, type CrawlStatistics } from '@sitelens/contracts';
 
 /**
  * Writes a running crawl's statistics as job progress (what GET /v1/crawl/<id> shows while it
@@ -14,6 +14,7 @@ export class CrawlProgressWriter {
   constructor(
     private readonly job: Pick<Job, 'updateProgress'>,
     private readonly intervalMs = 100,
+    private readonly clock: Pick<Clock, 'sleep'> = systemClock,
   ) {}
 
   report(statistics: CrawlStatistics): void {
@@ -35,7 +36,7 @@ export class CrawlProgressWriter {
       this.latest = undefined;
       // Progress is a courtesy: a failed write must not fail the crawl.
       await this.job.updateProgress(progress).catch(() => undefined);
-      if (this.latest) await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
+      if (this.latest) await this.clock.sleep(this.intervalMs);
     }
     this.running = undefined;
   }
