@@ -5,7 +5,7 @@ import type { Logger, Metrics } from '@sitelens/telemetry';
 import { Adblocker } from './adblock';
 import { CHROMIUM_CANDIDATES, findChromium, launchChromium, removeDir, type LaunchedChromium } from './chromium';
 import { closePopups } from './popups';
-import { watchRenderers, type RendererWatchdog } from './renderer-watchdog';
+import { processTree, reapProcesses, watchRenderers, type RendererWatchdog } from './renderer-watchdog';
 import { SlotQueue } from './slot-queue';
 
 export type BrowserPoolConfig = Pick<Config['browser'], 'executablePath' | 'concurrency' | 'recycleAfter'> &
@@ -318,12 +318,14 @@ export class BrowserPool {
     generation.watchdog?.stop();
     const { browser, userDataDir } = generation.chromium;
     const child = browser.process();
+    const helpers = child?.pid === undefined ? [] : await processTree(child.pid);
     await bounded(browser.close().catch(() => undefined), CLOSE_BROWSER_TIMEOUT_MS);
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGKILL');
       await bounded(exited, 2_000);
     }
+    await reapProcesses(helpers, 2_000);
     await removeDir(userDataDir);
   }
 }

@@ -64,6 +64,40 @@ async function rendererRss(pid: number): Promise<number | undefined> {
   return kb === undefined ? undefined : Number(kb) * 1024;
 }
 
+/** Every process under `pid` now (Chromium's zygotes, renderers, GPU and utility processes). */
+export async function processTree(pid: number): Promise<number[]> {
+  return descendants(pid, await parents());
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Waits up to `waitMs` for `pids` to exit, then SIGKILLs what is left: a browser's helpers (its
+ * sandboxed zygotes above all) notice its death a moment later, and none may outlive the pool.
+ */
+export async function reapProcesses(pids: readonly number[], waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  let left = pids.filter(alive);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    left = left.filter(alive);
+  }
+  for (const pid of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 /** One pass: kills every renderer of the browser above the cap. Exposed for tests. */
 export async function enforceRendererLimit(options: Omit<RendererWatchdogOptions, 'intervalMs'>): Promise<void> {
   const pids = descendants(options.browserPid, await parents());
