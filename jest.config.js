@@ -43,11 +43,7 @@ const UNIT = [
 ];
 
 /** Services as processes: spawn `scripts/serve.js` or a `dist/` entry. */
-const PROCESS = [
-  'services/gateway/test/keys-cli.test.ts',
-  'test/e2e/**/*.test.ts',
-  'test/fault/**/*.test.ts',
-];
+const PROCESS = ['services/gateway/test/keys-cli.test.ts', 'test/e2e/**/*.test.ts', 'test/fault/**/*.test.ts'];
 
 for (const file of [...UNIT, ...PROCESS].filter((f) => !f.includes('*'))) {
   if (!existsSync(path.join(__dirname, file))) throw new Error(`jest.config.js lists ${file}, which does not exist`);
@@ -57,7 +53,14 @@ const ALL_TESTS = ['<rootDir>/{packages,services}/*/test/**/*.test.ts', '<rootDi
 // A path glob as a testPathIgnorePatterns regex: "**/" is any folders, "*" anything but "/".
 const toPattern = (glob) => {
   const escaped = glob.replace(/[.+?^$(){}|[\]\\]/g, '\\$&');
-  return '<rootDir>/' + escaped.replace(/\*\*\//g, '\0').replace(/\*/g, '[^/]*').replace(/\0/g, '(?:.*/)?') + '$';
+  return (
+    '<rootDir>/' +
+    escaped
+      .replace(/\*\*\//g, '\0')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\0/g, '(?:.*/)?') +
+    '$'
+  );
 };
 
 /** @type {import('jest').Config} */
@@ -71,7 +74,10 @@ const shared = {
   // ESM-only dependencies are transpiled too, so they load under jest's CommonJS runtime.
   transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/)?(p-limit|yocto-queue|@ghostery|tldts|@remusao|@cliqz))'],
   moduleNameMapper: {
-    '^@sitelens/(contracts|config|storage|queue|watch|telemetry|egress|parse-input|browser|web|extract|testkit)$': path.join(__dirname, 'packages/$1/src'),
+    '^@sitelens/(contracts|config|storage|queue|watch|telemetry|egress|parse-input|browser|web|extract|testkit)$': path.join(
+      __dirname,
+      'packages/$1/src',
+    ),
     '^@sitelens/testkit/(.+)$': path.join(__dirname, 'packages/testkit/src/$1'),
     '^@sitelens/(gateway|screenshot-worker|parse-worker)$': path.join(__dirname, 'services/$1/src'),
   },

@@ -29,7 +29,8 @@ async function main() {
   const running = [];
   const starters = {
     gateway: () => load('services/gateway').startGateway(config, logger.child({ role: 'gateway' }), metrics),
-    'screenshot-worker': () => load('services/screenshot-worker').startScreenshotWorker(config, logger.child({ role: 'screenshot-worker' }), metrics),
+    'screenshot-worker': () =>
+      load('services/screenshot-worker').startScreenshotWorker(config, logger.child({ role: 'screenshot-worker' }), metrics),
     'parse-worker': () => load('services/parse-worker').startParseWorker(config, logger.child({ role: 'parse-worker' }), metrics),
   };
   for (const role of roles) running.push(await starters[role]());

@@ -51,9 +51,13 @@ async function main() {
     const dir = path.join(dataDir, 'redis');
     fs.mkdirSync(dir, { recursive: true });
     log(`no Redis at ${redisUrl.host}; starting a private redis-server (data in ${dir})`);
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    redis = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     redis.on('exit', (code) => {
       if (!stopping) {
         console.error(`[start] redis-server exited (${code})`);

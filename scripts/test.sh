@@ -7,6 +7,8 @@ mkdir -p .cache
 pnpm exec eslint . || { echo "lint: 0 passed, 1 failed"; exit 1; }
 # Import rules: no cycles (type-only imports included), the package layering (.dependency-cruiser.cjs).
 pnpm run -s lint:imports || { echo "lint: 0 passed, 1 failed"; exit 1; }
+# One format for all code (Prettier; `npm run format` writes it).
+pnpm run -s format:check || { echo "lint: 0 passed, 1 failed"; exit 1; }
 pnpm exec tsc -p tsconfig.tests.json || { echo "test types: 0 passed, 1 failed"; exit 1; }
 # A run that never started must not report the previous run's figures.
 rm -f .cache/jest-results.json

@@ -118,7 +118,9 @@ async function redisPerPage(stack, site) {
     const run = await serviceCrawl(stack.origin, site, { include_html: true });
     const keys = (await prefixBytes(redis, stack.prefix)) - keysBefore;
     const used = (await usedMemory(redis)) - usedBefore;
-    console.log(`\nRedis per crawled page (include_html, ${run.pages} pages): job keys ${(keys / run.pages).toFixed(0)} B/page, used_memory ${(used / run.pages).toFixed(0)} B/page`);
+    console.log(
+      `\nRedis per crawled page (include_html, ${run.pages} pages): job keys ${(keys / run.pages).toFixed(0)} B/page, used_memory ${(used / run.pages).toFixed(0)} B/page`,
+    );
   } finally {
     redis.disconnect();
   }
@@ -132,7 +134,9 @@ async function main() {
   const stack = await startStack('parse-worker', { CRAWL_CONCURRENCY: String(CONCURRENCY) });
   const { origin } = stack;
   try {
-    console.log(`Crawl benchmark: ${site.pages}-page local site, ${ROUNDS} rounds, concurrency ${CONCURRENCY}, ${os.cpus().length} cores\n`);
+    console.log(
+      `Crawl benchmark: ${site.pages}-page local site, ${ROUNDS} rounds, concurrency ${CONCURRENCY}, ${os.cpus().length} cores\n`,
+    );
     await serviceCrawl(origin, site); // warm-up: content threads, connections, JIT
     await crawleeCrawl(site);
 
@@ -146,7 +150,9 @@ async function main() {
       }
       ours.push(rate(service));
       theirs.push(rate(crawlee));
-      console.log(`round ${round}: sitelens ${rate(service).toFixed(1)} pages/s (${service.ms.toFixed(0)} ms)   crawlee ${rate(crawlee).toFixed(1)} pages/s (${crawlee.ms.toFixed(0)} ms)`);
+      console.log(
+        `round ${round}: sitelens ${rate(service).toFixed(1)} pages/s (${service.ms.toFixed(0)} ms)   crawlee ${rate(crawlee).toFixed(1)} pages/s (${crawlee.ms.toFixed(0)} ms)`,
+      );
     }
     const ratio = median(ours) / median(theirs);
     console.log(`\nsitelens crawl (median)       ${median(ours).toFixed(1)} pages/s`);

@@ -26,7 +26,10 @@ function page(id) {
   const children = Array.from({ length: 10 }, (_, k) => id * 10 + k + 1).filter((child) => child < PAGES);
   const related = [(id + 37) % PAGES, (id + 91) % PAGES];
   const links = [...children, ...related].map((to) => `<li><a href="${pagePath(to)}">Article ${to}: ${sentence(to, 5)}</a></li>`).join('');
-  const rows = Array.from({ length: 6 }, (_, r) => `<tr><td>Station ${id}-${r}</td><td>${(id * 3 + r) % 40}</td><td>${((id + r) * 1.7).toFixed(1)}</td></tr>`).join('');
+  const rows = Array.from(
+    { length: 6 },
+    (_, r) => `<tr><td>Station ${id}-${r}</td><td>${(id * 3 + r) % 40}</td><td>${((id + r) * 1.7).toFixed(1)}</td></tr>`,
+  ).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Article ${id} | Coastal Notes</title>
 <meta name="description" content="${sentence(id, 10)}"><link rel="canonical" href="${pagePath(id)}"></head><body>
 <div class="cookie-banner"><p>We use cookies to improve your experience.</p><button>Accept</button></div>
@@ -54,4 +57,3 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port, pages: PAGES }));
 process.on('disconnect', () => process.exit(0));
-

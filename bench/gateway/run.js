@@ -27,7 +27,10 @@ const { seconds: SECONDS, clients: CLIENTS } = numericOptions({ seconds: 15, cli
 
 function loadScriptedModel() {
   const source = path.join(ROOT, 'packages/testkit/src/scripted-openai.ts');
-  const { code } = swc.transformFileSync(source, { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } });
+  const { code } = swc.transformFileSync(source, {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  });
   const compiled = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-model-')), 'scripted-openai.js');
   fs.writeFileSync(compiled, code);
   return require(compiled);
@@ -36,7 +39,8 @@ function loadScriptedModel() {
 /** The largest schema the service accepts: 1,000 string properties, each with a pattern (~60 KB). */
 function bigSchema() {
   const properties = {};
-  for (let i = 0; i < 1000; i += 1) properties[`field_${String(i).padStart(4, '0')}`] = { type: 'string', pattern: `^[a-z]{1,${(i % 40) + 1}}$` };
+  for (let i = 0; i < 1000; i += 1)
+    properties[`field_${String(i).padStart(4, '0')}`] = { type: 'string', pattern: `^[a-z]{1,${(i % 40) + 1}}$` };
   return { type: 'object', properties };
 }
 
@@ -54,7 +58,11 @@ function startSite() {
 async function eventLoopLag(origin) {
   const text = await (await fetch(`${origin}/metrics`)).text();
   const read = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
-  return { p50: read('nodejs_eventloop_lag_p50_seconds'), p99: read('nodejs_eventloop_lag_p99_seconds'), max: read('nodejs_eventloop_lag_max_seconds') };
+  return {
+    p50: read('nodejs_eventloop_lag_p50_seconds'),
+    p99: read('nodejs_eventloop_lag_p99_seconds'),
+    max: read('nodejs_eventloop_lag_max_seconds'),
+  };
 }
 
 /** Probes /v1/health every 50 ms until `until`, returning each answer's latency in ms. */
@@ -74,7 +82,8 @@ async function loadClient(origin, pageUrl, schema, until, counts) {
   for (let i = 0; Date.now() < until; i += 1) {
     const kind = i % 3;
     let response;
-    if (kind === 0) response = await fetch(`${origin}/v1/parse`, body({ prompt: `Extract the product from ${pageUrl}`, schema, async: true }));
+    if (kind === 0)
+      response = await fetch(`${origin}/v1/parse`, body({ prompt: `Extract the product from ${pageUrl}`, schema, async: true }));
     else if (kind === 1) response = await fetch(`${origin}/v1/scrape?fresh=true&url=${encodeURIComponent(pageUrl)}`);
     else response = await fetch(`${origin}/v1/screenshots`, body({ url: pageUrl }));
     await response.arrayBuffer();
@@ -92,7 +101,9 @@ async function main() {
   const site = await startSite();
   const stack = await startStack('parse-worker', { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'bench', LLM_MODEL: 'bench-model' });
   const schema = bigSchema();
-  console.log(`gateway bench: schema ${(JSON.stringify(schema).length / 1024).toFixed(1)} KiB, ${SECONDS} s per phase, ${CLIENTS} load clients, ${os.cpus().length} cores`);
+  console.log(
+    `gateway bench: schema ${(JSON.stringify(schema).length / 1024).toFixed(1)} KiB, ${SECONDS} s per phase, ${CLIENTS} load clients, ${os.cpus().length} cores`,
+  );
   try {
     await eventLoopLag(stack.origin); // resets the histogram
     const quiet = await probeHealth(stack.origin, Date.now() + SECONDS * 1000);

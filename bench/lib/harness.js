@@ -37,7 +37,9 @@ async function waitFor(check, timeoutMs, what) {
 async function startRedis() {
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: 'ignore',
+  });
   await waitFor(
     () =>
       new Promise((resolve) => {
@@ -76,7 +78,10 @@ function startService(env) {
  */
 function numericOptions(defaults) {
   const options = Object.fromEntries(
-    Object.entries(defaults).map(([name, value]) => [name, value === undefined ? { type: 'string' } : { type: 'string', default: String(value) }]),
+    Object.entries(defaults).map(([name, value]) => [
+      name,
+      value === undefined ? { type: 'string' } : { type: 'string', default: String(value) },
+    ]),
   );
   const { values } = parseArgs({ options });
   return Object.fromEntries(Object.keys(defaults).map((name) => [name, values[name] === undefined ? undefined : Number(values[name])]));

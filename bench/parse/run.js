@@ -18,7 +18,12 @@ const path = require('node:path');
 const swc = require('@swc/core');
 const { ROOT, numericOptions, startStack, percentile } = require('../lib/harness');
 
-const { runs: RUNS, pages: PAGES, latency: LATENCY_MS, concurrency: CONCURRENCY } = numericOptions({
+const {
+  runs: RUNS,
+  pages: PAGES,
+  latency: LATENCY_MS,
+  concurrency: CONCURRENCY,
+} = numericOptions({
   runs: 5,
   pages: 10,
   latency: 300,
@@ -28,7 +33,10 @@ const { runs: RUNS, pages: PAGES, latency: LATENCY_MS, concurrency: CONCURRENCY 
 /** The test suite's scripted model server (TypeScript), compiled once into a temp file. */
 function loadScriptedModel() {
   const source = path.join(ROOT, 'packages/testkit/src/scripted-openai.ts');
-  const { code } = swc.transformFileSync(source, { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } });
+  const { code } = swc.transformFileSync(source, {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  });
   const compiled = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-model-')), 'scripted-openai.js');
   fs.writeFileSync(compiled, code);
   return require(compiled);
@@ -93,7 +101,8 @@ async function main() {
     const response = await fetch(`${origin}/v1/parse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const result = await response.json();
     const totalMs = performance.now() - started;
-    if (response.status !== 200 || result.pages_processed !== PAGES) throw new Error(`unexpected answer ${response.status}: ${JSON.stringify(result)}`);
+    if (response.status !== 200 || result.pages_processed !== PAGES)
+      throw new Error(`unexpected answer ${response.status}: ${JSON.stringify(result)}`);
     const calls = model.requests.slice(first);
     return { totalMs, modelMs: busyMs(calls), calls: calls.length };
   };
@@ -114,13 +123,25 @@ async function main() {
           `outside the model ${outside.toFixed(0)} ms = ${((outside / run.totalMs) * 100).toFixed(1)}%`,
       );
     }
-    const total = percentile(runs.map((r) => r.totalMs), 50);
-    const modelTime = percentile(runs.map((r) => r.modelMs), 50);
-    const share = percentile(runs.map((r) => (r.totalMs - r.modelMs) / r.totalMs), 50) * 100;
+    const total = percentile(
+      runs.map((r) => r.totalMs),
+      50,
+    );
+    const modelTime = percentile(
+      runs.map((r) => r.modelMs),
+      50,
+    );
+    const share =
+      percentile(
+        runs.map((r) => (r.totalMs - r.modelMs) / r.totalMs),
+        50,
+      ) * 100;
     const sequential = PAGES * LATENCY_MS;
     const waves = Math.ceil(PAGES / CONCURRENCY) * LATENCY_MS;
     console.log('');
-    console.log(`median total ${total.toFixed(0)} ms; model time ${modelTime.toFixed(0)} ms (concurrent floor ${waves} ms, one by one ${sequential} ms)`);
+    console.log(
+      `median total ${total.toFixed(0)} ms; model time ${modelTime.toFixed(0)} ms (concurrent floor ${waves} ms, one by one ${sequential} ms)`,
+    );
     console.log(`model time <= 1.2 x concurrent floor: ${modelTime <= waves * 1.2 ? 'MET' : 'MISSED'}`);
     console.log(`share outside the model: ${share.toFixed(1)}%   (target < 10%) ${share < 10 ? 'MET' : 'MISSED'}`);
   } finally {

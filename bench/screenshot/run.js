@@ -52,7 +52,11 @@ async function bareRun(pageUrl, total, concurrency) {
   const puppeteer = require(require.resolve('puppeteer-core', { paths: [path.join(ROOT, 'packages/browser')] }));
   const { CHROMIUM_ARGS } = require(path.join(ROOT, 'packages/browser/dist/chromium.js'));
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-chrome-'));
-  const browser = await puppeteer.launch({ executablePath: CHROME, headless: true, args: [...CHROMIUM_ARGS, `--user-data-dir=${userDataDir}`] });
+  const browser = await puppeteer.launch({
+    executablePath: CHROME,
+    headless: true,
+    args: [...CHROMIUM_ARGS, `--user-data-dir=${userDataDir}`],
+  });
   try {
     const shot = async () => {
       const context = await browser.createBrowserContext();
@@ -76,7 +80,9 @@ async function bareRun(pageUrl, total, concurrency) {
 function figures(label, run, total) {
   const throughput = total / (run.wallMs / 1000);
   const p50 = percentile(run.durations, 50);
-  console.log(`${label.padEnd(28)} throughput ${throughput.toFixed(2)} shots/s   p50 ${p50.toFixed(0)} ms   p95 ${percentile(run.durations, 95).toFixed(0)} ms`);
+  console.log(
+    `${label.padEnd(28)} throughput ${throughput.toFixed(2)} shots/s   p50 ${p50.toFixed(0)} ms   p95 ${percentile(run.durations, 95).toFixed(0)} ms`,
+  );
   return { throughput, p50 };
 }
 

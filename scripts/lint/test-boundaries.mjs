@@ -23,7 +23,8 @@ const noCrossPackage = {
     docs: { description: 'Tests import other packages by name (@sitelens/x, @sitelens/testkit), never by path.' },
     schema: [],
     messages: {
-      climbs: "'{{spec}}' climbs out of {{tree}}: import shared test helpers from @sitelens/testkit and other packages from their public entry (@sitelens/<name>).",
+      climbs:
+        "'{{spec}}' climbs out of {{tree}}: import shared test helpers from @sitelens/testkit and other packages from their public entry (@sitelens/<name>).",
       deep: "'{{spec}}' reaches into a package's files: import its public entry (@sitelens/<name>) or a testkit subpath (@sitelens/testkit/<module>).",
     },
   },
@@ -51,7 +52,10 @@ const noCrossPackage = {
       CallExpression(node) {
         const callee = node.callee;
         const isRequire = callee.type === 'Identifier' && callee.name === 'require';
-        const isJest = callee.type === 'MemberExpression' && callee.object.name === 'jest' && ['mock', 'requireActual', 'doMock'].includes(callee.property.name);
+        const isJest =
+          callee.type === 'MemberExpression' &&
+          callee.object.name === 'jest' &&
+          ['mock', 'requireActual', 'doMock'].includes(callee.property.name);
         if (isRequire || isJest) check(node.arguments[0], literal(node.arguments[0]));
       },
     };

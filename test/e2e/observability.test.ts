@@ -84,7 +84,9 @@ describe('metrics and probes of a running instance', () => {
     const created = { method: 'POST', route: '/v1/screenshots', status: '202', service: 'gateway' };
     expect(sampleValue(front, 'sitelens_http_requests_total', created)).toBe(1);
     expect(sampleValue(front, 'sitelens_http_request_duration_seconds_count', created)).toBe(1);
-    expect(sampleValue(front, 'sitelens_http_requests_total', { route: '/v1/screenshots', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sampleValue(front, 'sitelens_http_requests_total', { route: '/v1/screenshots', method: 'GET', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sampleValue(front, 'sitelens_queue_jobs', { queue: 'screenshot', state: 'completed' })).toBe(1);
     expect(sampleValue(front, 'sitelens_queue_jobs', { queue: 'screenshot', state: 'waiting' })).toBe(0);
   });
@@ -93,7 +95,10 @@ describe('metrics and probes of a running instance', () => {
     const response = await fetch(`${gateway.origin}/v1/parse`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ prompt: `Extract the page title from ${site.pageUrl('parse')}`, schema: { type: 'object', properties: { title: { type: 'string' } } } }),
+      body: JSON.stringify({
+        prompt: `Extract the page title from ${site.pageUrl('parse')}`,
+        schema: { type: 'object', properties: { title: { type: 'string' } } },
+      }),
     });
     const body = (await response.json()) as Json;
     expect([response.status, body.success, body.data]).toEqual([200, true, { title: 'fault' }]);

@@ -3,7 +3,18 @@
  * a local fixture page. The image behind the presigned URL is decoded and checked.
  */
 import { PNG } from 'pngjs';
-import { startFixtureSite, type FixtureSite, freePort, startService, waitForHttp, type ServiceProcess, testRedisUrl, testS3, uniquePrefix, chromePath } from '@sitelens/testkit';
+import {
+  startFixtureSite,
+  type FixtureSite,
+  freePort,
+  startService,
+  waitForHttp,
+  type ServiceProcess,
+  testRedisUrl,
+  testS3,
+  uniquePrefix,
+  chromePath,
+} from '@sitelens/testkit';
 
 type Json = Record<string, any>;
 
@@ -61,7 +72,9 @@ describe('screenshot jobs across processes (S3 driver)', () => {
     expect(got.status).toBe(200);
     expect(body).toMatchObject({ success: true, job_id: jobId, status: 'completed', url: `${site.origin}/` });
     expect(body.metadata).toMatchObject({ width: 800, height: 600, format: 'png', device: 'custom' });
-    expect(body.screenshot).toMatch(new RegExp(`^${testS3().endpoint}/${testS3().bucket}/screenshots/${jobId}\\.png\\?.*X-Amz-Expires=900`));
+    expect(body.screenshot).toMatch(
+      new RegExp(`^${testS3().endpoint}/${testS3().bucket}/screenshots/${jobId}\\.png\\?.*X-Amz-Expires=900`),
+    );
 
     const image = await fetch(body.screenshot);
     expect(image.status).toBe(200);
@@ -76,7 +89,13 @@ describe('screenshot jobs across processes (S3 driver)', () => {
     const again = (await (await fetch(`${origin}/v1/screenshots?job_id=${jobId}`)).json()) as Json;
     expect(again.screenshot).not.toBe(undefined);
     const lookup = (await (await fetch(`${origin}/api/v1/crawl/${jobId}`)).json()) as Json;
-    expect(lookup).toMatchObject({ success: true, job_id: jobId, type: 'screenshot', status: 'completed', data: { url: `${site.origin}/` } });
+    expect(lookup).toMatchObject({
+      success: true,
+      job_id: jobId,
+      type: 'screenshot',
+      status: 'completed',
+      data: { url: `${site.origin}/` },
+    });
     expect(lookup.data.screenshot).toContain(`screenshots/${jobId}.png`);
   });
 

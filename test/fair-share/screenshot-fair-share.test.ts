@@ -87,7 +87,9 @@ describe('fair share between keys (screenshot queue)', () => {
     expect(await slots.parked(freeOwner)).toEqual(freeJobs.slice(freeCap));
     // Parked jobs are not in the waiting list KEDA scales on, and clients see them as processing.
     expect(await gw.deps.queues.screenshot.getWaitingCount()).toBe(0);
-    const parkedView = await fetch(`${gw.origin}/v1/screenshots?job_id=${freeJobs[freeCap]}`, { headers: { authorization: `Bearer ${FREE_KEY}` } });
+    const parkedView = await fetch(`${gw.origin}/v1/screenshots?job_id=${freeJobs[freeCap]}`, {
+      headers: { authorization: `Bearer ${FREE_KEY}` },
+    });
     expect(((await parkedView.json()) as { status: string }).status).toBe('processing');
 
     const shot = await post(PRO_KEY, { url: `${site.origin}/light`, stream: true, timeout: 10 }, AbortSignal.timeout(PRO_BOUND_MS));

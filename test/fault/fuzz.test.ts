@@ -28,7 +28,15 @@ interface Answer {
 
 function send(port: number, c: FuzzCase): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, method: c.method, path: c.target, headers: c.headers, agent: false, timeout: ANSWER_TIMEOUT_MS });
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      method: c.method,
+      path: c.target,
+      headers: c.headers,
+      agent: false,
+      timeout: ANSWER_TIMEOUT_MS,
+    });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -36,7 +44,9 @@ function send(port: number, c: FuzzCase): Promise<Answer> {
         if (size < 65_536) chunks.push(chunk);
         size += chunk.length;
       });
-      res.on('end', () => resolve({ status: res.statusCode, contentType: res.headers['content-type'], text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, contentType: res.headers['content-type'], text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', (error) => resolve({ status: res.statusCode, error: error.message }));
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms`)));
@@ -101,8 +111,15 @@ describe('fault: fuzzed bad requests', () => {
   it(`answers ${TOTAL} bad requests to every route with a 4xx JSON error, never a 5xx`, async () => {
     const seed = Number(process.env.FUZZ_SEED) || Math.floor(Math.random() * 2 ** 31);
     const adminToken = 'fuzz-admin-token';
-    const local = stackEnv({ label: 'fuzz-local', storage: { dataDir: mkdtempSync(path.join(tmpdir(), 'sitelens-fuzz-')) }, extra: { ADMIN_TOKEN: adminToken } });
-    const hosted = stackEnv({ label: 'fuzz-hosted', extra: { MODE: 'hosted', API_KEYS: `${API_KEY}:enterprise`, ADMIN_TOKEN: adminToken } });
+    const local = stackEnv({
+      label: 'fuzz-local',
+      storage: { dataDir: mkdtempSync(path.join(tmpdir(), 'sitelens-fuzz-')) },
+      extra: { ADMIN_TOKEN: adminToken },
+    });
+    const hosted = stackEnv({
+      label: 'fuzz-hosted',
+      extra: { MODE: 'hosted', API_KEYS: `${API_KEY}:enterprise`, ADMIN_TOKEN: adminToken },
+    });
     const [localGateway, hostedGateway] = await Promise.all([startGatewayProcess(local), startGatewayProcess(hosted)]);
     gateways.push({ gateway: localGateway, prefix: local.QUEUE_PREFIX }, { gateway: hostedGateway, prefix: hosted.QUEUE_PREFIX });
 
@@ -120,7 +137,8 @@ describe('fault: fuzzed bad requests', () => {
 
     const errorsBefore = await Promise.all(gateways.map(({ gateway }) => serverErrors(gateway)));
     const failures = await runAll(cases);
-    if (failures.length > 0) throw new Error(`FUZZ_SEED=${seed}: ${failures.length} of ${TOTAL} bad answers, first ones:\n${failures.slice(0, 10).join('\n')}`);
+    if (failures.length > 0)
+      throw new Error(`FUZZ_SEED=${seed}: ${failures.length} of ${TOTAL} bad answers, first ones:\n${failures.slice(0, 10).join('\n')}`);
 
     // The gateways counted no 5xx either, and are still healthy.
     expect(await Promise.all(gateways.map(({ gateway }) => serverErrors(gateway)))).toEqual(errorsBefore);

@@ -63,7 +63,10 @@ describe.each(STORES)('fault: gateway replaced, %s', (_name, storage) => {
     await until(() => site.held.length === 2, 15_000, 'both held captures to be in flight');
 
     // A client long-polls the running job on the old gateway while it is told to stop.
-    const polling = fetch(`${first.origin}/v1/screenshots?job_id=${running}&wait=60`).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+    const polling = fetch(`${first.origin}/v1/screenshots?job_id=${running}&wait=60`).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as Json,
+    }));
     // The gateway has the long poll once it counts two GETs in flight: the poll and this scrape.
     const getsInFlight = async () =>
       sampleValue(await (await fetch(`${first.origin}/metrics`)).text(), 'sitelens_http_requests_in_flight', { method: 'GET' }) ?? 0;
@@ -81,7 +84,8 @@ describe.each(STORES)('fault: gateway replaced, %s', (_name, storage) => {
     // Both jobs finish while no gateway runs.
     site.open();
     await until(
-      async () => sampleValue(await (await fetch(`${worker.opsUrl}/metrics`)).text(), 'sitelens_jobs_total', { outcome: 'completed' }) === 3,
+      async () =>
+        sampleValue(await (await fetch(`${worker.opsUrl}/metrics`)).text(), 'sitelens_jobs_total', { outcome: 'completed' }) === 3,
       20_000,
       'the held jobs to complete',
     );

@@ -127,7 +127,11 @@ describe('fault: Redis outage', () => {
     const late = startService({ ...env, ROLE: 'gateway', HTTP_ADDR: `127.0.0.1:${port}` });
     try {
       let health: Response | undefined;
-      await until(async () => (health = await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => undefined)) !== undefined, 20_000, 'the gateway to listen');
+      await until(
+        async () => (health = await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => undefined)) !== undefined,
+        20_000,
+        'the gateway to listen',
+      );
       expect(health?.status).toBe(503);
       const created = await timed(`http://127.0.0.1:${port}/v1/screenshots`, {
         method: 'POST',

@@ -4,13 +4,26 @@
  * variable documented and accepted by the config.
  */
 import { CONFIG_VARIABLES, ROLES, loadConfig, parseDuration } from '@sitelens/config';
-import { execForm, parseDockerfile, parseEnvFile, repoFile, repoPathExists, chainInstructions, loadYamlDocuments, type Doc } from './support/manifests';
+import {
+  execForm,
+  parseDockerfile,
+  parseEnvFile,
+  repoFile,
+  repoPathExists,
+  chainInstructions,
+  loadYamlDocuments,
+  type Doc,
+} from './support/manifests';
 
 const compose = loadYamlDocuments('docker-compose.yml')[0];
 const services = compose.services as Record<string, Doc>;
 const env = parseEnvFile(repoFile('.env.example'));
 /** The example with its required secrets filled in, as an operator's .env does. */
-const withSecrets = { ...env.values, S3_SECRET_ACCESS_KEY: 'operator-chosen-minio-secret', WEBHOOK_SECRET: 'operator-chosen-webhook-secret' };
+const withSecrets = {
+  ...env.values,
+  S3_SECRET_ACCESS_KEY: 'operator-chosen-minio-secret',
+  WEBHOOK_SECRET: 'operator-chosen-webhook-secret',
+};
 const pkg = JSON.parse(repoFile('package.json')) as { scripts: Record<string, string> };
 const { stages } = parseDockerfile(repoFile('Dockerfile'));
 const APP_SERVICES = ['gateway', 'screenshot-worker', 'parse-worker'] as const;
@@ -27,9 +40,13 @@ function interpolation(value: string): { name: string; fallback?: string; requir
 }
 
 function portsOf(service: Doc): Array<{ bind: string | undefined; host: number; container: number }> {
-  return (service.ports as string[] | undefined ?? []).map((spec) => {
+  return ((service.ports as string[] | undefined) ?? []).map((spec) => {
     const parts = spec.split(':');
-    return { bind: parts.length === 3 ? parts[0] : undefined, host: Number(parts[parts.length - 2]), container: Number(parts[parts.length - 1]) };
+    return {
+      bind: parts.length === 3 ? parts[0] : undefined,
+      host: Number(parts[parts.length - 2]),
+      container: Number(parts[parts.length - 1]),
+    };
   });
 }
 
@@ -66,7 +83,12 @@ describe('.env.example', () => {
     for (const [name, value] of secrets) expect([name, value]).toEqual([name, '']);
     // Left empty, they are no secret at all to the config.
     const config = loadConfig(env.values);
-    expect([config.webhookSecret, config.storage.s3.secretAccessKey, config.adminToken, config.storage.signingSecret]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([config.webhookSecret, config.storage.s3.secretAccessKey, config.adminToken, config.storage.signingSecret]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -146,13 +168,17 @@ describe('docker-compose.yml', () => {
     const publicEndpoint = new URL(env.values.S3_PUBLIC_ENDPOINT);
     const internalEndpoint = new URL(env.values.S3_ENDPOINT);
     expect(publicEndpoint.hostname).toBe('localhost');
-    expect(portsOf(minio)).toContainEqual({ bind: '127.0.0.1', host: Number(publicEndpoint.port), container: Number(internalEndpoint.port) });
+    expect(portsOf(minio)).toContainEqual({
+      bind: '127.0.0.1',
+      host: Number(publicEndpoint.port),
+      container: Number(internalEndpoint.port),
+    });
     for (const port of portsOf(minio)) expect(port.bind).toBe('127.0.0.1');
     expect(minio.healthcheck.test).toEqual(['CMD', 'mc', 'ready', 'local']);
     expect(minio.volumes).toEqual(['minio-data:/data']);
   });
 
-  it('requires WEBHOOK_SECRET for the parse workers: DATA_DIR is each container\'s own, and scaled workers must sign alike', () => {
+  it("requires WEBHOOK_SECRET for the parse workers: DATA_DIR is each container's own, and scaled workers must sign alike", () => {
     expect(interpolation(services['parse-worker'].environment.WEBHOOK_SECRET)).toEqual({
       name: 'WEBHOOK_SECRET',
       required: expect.stringMatching(/WEBHOOK_SECRET.*\.env/),

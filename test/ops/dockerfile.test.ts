@@ -35,7 +35,9 @@ function envOf(target: string): Record<string, string> {
 }
 
 function runCommands(target: string): string[] {
-  return chainInstructions(stages, target, 'RUN').flatMap((run) => (run.getArgumentsContent() ?? '').split(/&&|;/).map((c) => c.replace(/\s+/g, ' ').trim()));
+  return chainInstructions(stages, target, 'RUN').flatMap((run) =>
+    (run.getArgumentsContent() ?? '').split(/&&|;/).map((c) => c.replace(/\s+/g, ' ').trim()),
+  );
 }
 
 function last<T>(items: readonly T[]): T | undefined {
@@ -84,7 +86,10 @@ describe('Dockerfile', () => {
     }
     for (const copy of stages.flatMap((s) => s.instructions).filter((i) => i.getKeyword() === 'COPY')) {
       if ((copy as Copy).getFlags().some((flag) => flag.getName() === 'from')) continue;
-      const sources = copy.getArguments().map((a) => a.getValue()).slice(0, -1);
+      const sources = copy
+        .getArguments()
+        .map((a) => a.getValue())
+        .slice(0, -1);
       for (const source of sources) {
         if (source === '.') continue;
         expect([source, repoPathExists(source), dockerIgnores(dockerignorePatterns(), source)]).toEqual([source, true, false]);
@@ -124,7 +129,9 @@ describe('Dockerfile', () => {
 
   it.each(TARGETS)('%s: sets only variables the config reads, with values it accepts', (target) => {
     const env = envOf(target);
-    const runtimeEnv = Object.keys(env).filter((name) => !chainInstructions(stages, 'build', 'ENV').some((i) => i.getArgumentsContent()?.includes(`${name}=`)));
+    const runtimeEnv = Object.keys(env).filter(
+      (name) => !chainInstructions(stages, 'build', 'ENV').some((i) => i.getArgumentsContent()?.includes(`${name}=`)),
+    );
     for (const name of runtimeEnv) {
       expect([name, CONFIG_VARIABLES.includes(name) || PLATFORM_VARIABLES.includes(name)]).toEqual([name, true]);
     }
@@ -142,7 +149,9 @@ describe('Dockerfile', () => {
 
   it('gives Chromium and Latin, emoji and CJK fonts to every image that renders pages, and not to the gateway', () => {
     for (const target of BROWSER_TARGETS) {
-      const install = runCommands(target).filter((c) => c.startsWith('apt-get install')).join(' ');
+      const install = runCommands(target)
+        .filter((c) => c.startsWith('apt-get install'))
+        .join(' ');
       for (const name of BROWSER_PACKAGES) expect([target, name, new RegExp(`\\b${name}\\b`).test(install)]).toEqual([target, name, true]);
       expect(envOf(target).CHROME_PATH).toBe('/usr/bin/chromium');
     }
@@ -152,10 +161,27 @@ describe('Dockerfile', () => {
 
   it('keeps local data, secrets and build output out of the build context', () => {
     const patterns = dockerignorePatterns();
-    for (const file of ['node_modules/x', 'packages/web/node_modules/x', 'packages/web/dist/index.js', '.env', '.env.local', '.git/HEAD', '.data/blobs/a.png', 'packages/config/tsconfig.tsbuildinfo']) {
+    for (const file of [
+      'node_modules/x',
+      'packages/web/node_modules/x',
+      'packages/web/dist/index.js',
+      '.env',
+      '.env.local',
+      '.git/HEAD',
+      '.data/blobs/a.png',
+      'packages/config/tsconfig.tsbuildinfo',
+    ]) {
       expect([file, dockerIgnores(patterns, file)]).toEqual([file, true]);
     }
-    for (const file of ['package.json', 'pnpm-lock.yaml', 'scripts/serve.js', 'scripts/healthcheck.js', 'packages/config/src/config.ts', 'packages/browser/assets/adblock-lists.txt', 'tsconfig.json']) {
+    for (const file of [
+      'package.json',
+      'pnpm-lock.yaml',
+      'scripts/serve.js',
+      'scripts/healthcheck.js',
+      'packages/config/src/config.ts',
+      'packages/browser/assets/adblock-lists.txt',
+      'tsconfig.json',
+    ]) {
       expect([file, dockerIgnores(patterns, file)]).toEqual([file, false]);
     }
   });

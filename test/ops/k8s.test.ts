@@ -10,7 +10,16 @@ import { PLANS, QUEUES } from '@sitelens/contracts';
 import { createJobGate, createRedis, createScreenshotQueue, createWorker } from '@sitelens/queue';
 import { allRoutes } from '@sitelens/gateway';
 import { testRedisUrl, uniquePrefix } from '@sitelens/testkit';
-import { REPO_ROOT, execForm, chainInstructions, loadYamlDocuments, parseDockerfile, parseQuantity, repoFile, type Doc } from './support/manifests';
+import {
+  REPO_ROOT,
+  execForm,
+  chainInstructions,
+  loadYamlDocuments,
+  parseDockerfile,
+  parseQuantity,
+  repoFile,
+  type Doc,
+} from './support/manifests';
 
 const kustomization = loadYamlDocuments('k8s/kustomization.yaml')[0];
 const docs: Doc[] = (kustomization.resources as string[]).flatMap((file) => loadYamlDocuments(path.join('k8s', file)));
@@ -41,7 +50,7 @@ function containerOf(name: string): Doc {
 
 function envOf(name: string): Env {
   const container = containerOf(name);
-  const fromEnv = Object.fromEntries((container.env as Doc[] | undefined ?? []).map((e) => [e.name, e.value]));
+  const fromEnv = Object.fromEntries(((container.env as Doc[] | undefined) ?? []).map((e) => [e.name, e.value]));
   return { ...settings, ...fromEnv };
 }
 
@@ -67,7 +76,11 @@ describe('k8s manifests', () => {
   });
 
   it('deploy the three services', () => {
-    expect(ofKind('Deployment').map((d) => d.metadata.name).sort()).toEqual([...DEPLOYMENTS].sort());
+    expect(
+      ofKind('Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual([...DEPLOYMENTS].sort());
   });
 
   it('name only settings the config reads, and the config accepts them for every service', () => {
@@ -160,7 +173,11 @@ describe('k8s manifests', () => {
     const dockerUid = /useradd .*--uid (\d+)/.exec(repoFile('Dockerfile'))?.[1];
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(String(pod.securityContext.runAsUser)).toBe(dockerUid);
-    expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(container.securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
     expect((container.volumeMounts as Doc[]).map((m) => m.mountPath)).toContain('/tmp');
   });
 
@@ -188,7 +205,8 @@ describe('k8s manifests', () => {
     expect(Number(annotations['prometheus.io/port'])).toBe(env.opsHttp?.port);
     expect(ops?.containerPort).toBe(env.opsHttp?.port);
     for (const service of ofKind('Service')) {
-      for (const port of service.spec.ports as Doc[]) expect([service.metadata.name, port.targetPort]).not.toEqual([service.metadata.name, 'ops']);
+      for (const port of service.spec.ports as Doc[])
+        expect([service.metadata.name, port.targetPort]).not.toEqual([service.metadata.name, 'ops']);
     }
   });
 
@@ -254,7 +272,12 @@ describe('k8s manifests', () => {
       const workerConnection = createRedis(testRedisUrl(), 'worker');
       const queue = createScreenshotQueue({ connection: redis, prefix: keyPrefix, retentionMs: 60_000 });
       let release: () => void = () => undefined;
-      const worker = createWorker(QUEUES.screenshot, () => new Promise<never>((_, reject) => (release = () => reject(new Error('released')))), { connection: workerConnection, prefix: keyPrefix }, { autorun: false });
+      const worker = createWorker(
+        QUEUES.screenshot,
+        () => new Promise<never>((_, reject) => (release = () => reject(new Error('released')))),
+        { connection: workerConnection, prefix: keyPrefix },
+        { autorun: false },
+      );
       const payload = { request: { url: 'https://example.com' }, timeoutSeconds: 30, acceptedAt: Date.now() } as never;
       try {
         await queue.add('screenshot', payload);
@@ -281,7 +304,12 @@ describe('k8s manifests', () => {
       const queue = createScreenshotQueue({ connection: redis, prefix: keyPrefix, retentionMs: 60_000 });
       const gate = createJobGate(redis, queue, { prefix: keyPrefix, queue: QUEUES.screenshot });
       const payload = (owner?: string) =>
-        ({ request: { url: 'https://example.com' }, timeoutSeconds: 30, acceptedAt: Date.now(), ...(owner ? { owner, plan: 'free' } : {}) }) as never;
+        ({
+          request: { url: 'https://example.com' },
+          timeoutSeconds: 30,
+          acceptedAt: Date.now(),
+          ...(owner ? { owner, plan: 'free' } : {}),
+        }) as never;
       const cap = PLANS.free.runningJobs;
       try {
         for (let i = 0; i < cap + 3; i += 1) await gate.add('screenshot', payload('free-key'), { jobId: `free-${i}` });

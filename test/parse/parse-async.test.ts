@@ -31,11 +31,15 @@ describe('async parse and GET /v1/parse/<job_id>', () => {
     });
 
     const seen: Record<string, unknown>[] = [];
-    await eventually(async () => {
-      const view = await getJson(created.json.status_url as string);
-      seen.push({ http: view.status, ...view.json });
-      return view.status === 200;
-    }, 15_000, 100);
+    await eventually(
+      async () => {
+        const view = await getJson(created.json.status_url as string);
+        seen.push({ http: view.status, ...view.json });
+        return view.status === 200;
+      },
+      15_000,
+      100,
+    );
     const extracting = seen.find((view) => view.workflow_status === 'extracting');
     expect(extracting).toMatchObject({
       http: 202,
@@ -68,7 +72,10 @@ describe('async parse and GET /v1/parse/<job_id>', () => {
 
   it('shows a failed job with the parse error body', async () => {
     stack.model.respondWith(() => reply.error(404, 'The model `gpt-9` does not exist'));
-    const created = await postJson(`${stack.gateway.origin}/v1/parse`, { prompt: `Get the name from ${stack.site.urls.product}`, async: true });
+    const created = await postJson(`${stack.gateway.origin}/v1/parse`, {
+      prompt: `Get the name from ${stack.site.urls.product}`,
+      async: true,
+    });
     const url = created.json.status_url as string;
     await eventually(async () => (await getJson(url)).json.status !== 'processing', 10_000, 100);
     const view = await getJson(url);

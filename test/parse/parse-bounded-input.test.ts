@@ -33,10 +33,17 @@ describe('POST /v1/parse: bounded schemas (issue 12)', () => {
     ['nested 20,000 levels', deepBody('x https://example.com', 20_000), /'schema': is nested more than 32 levels deep/],
     [
       'of 1,001 properties',
-      { prompt: 'x https://example.com', schema: { properties: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`p${i}`, {}])) } },
+      {
+        prompt: 'x https://example.com',
+        schema: { properties: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`p${i}`, {}])) },
+      },
       /'schema': has more than 1000 properties/,
     ],
-    ['over 64 KiB', { prompt: 'x https://example.com', schema: { description: 'x'.repeat(70_000) } }, /'schema': is \d+ bytes as JSON, more than the 65536/],
+    [
+      'over 64 KiB',
+      { prompt: 'x https://example.com', schema: { description: 'x'.repeat(70_000) } },
+      /'schema': is \d+ bytes as JSON, more than the 65536/,
+    ],
     [
       'with a backreference',
       { prompt: 'x https://example.com', schema: { properties: { code: { type: 'string', pattern: '^(a)\\1$' } } } },

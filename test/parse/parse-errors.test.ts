@@ -49,8 +49,16 @@ describe('POST /v1/parse errors (spec section 7)', () => {
         { prompt: 'x https://example.com', schema: { type: 'object', properties: { age: { type: 'integr' } } } },
         /'schema': not a valid JSON schema: .*properties\/age\/type/,
       ],
-      ['schema with a bad pattern', { prompt: 'x https://example.com', schema: { type: 'string', pattern: '([a-z' } }, /'schema': pattern at \/pattern cannot be used: error parsing regexp/],
-      ['unknown output_format', { prompt: 'x https://example.com', output_format: 'xml' }, /'output_format': must be one of json, csv, markdown/],
+      [
+        'schema with a bad pattern',
+        { prompt: 'x https://example.com', schema: { type: 'string', pattern: '([a-z' } },
+        /'schema': pattern at \/pattern cannot be used: error parsing regexp/,
+      ],
+      [
+        'unknown output_format',
+        { prompt: 'x https://example.com', output_format: 'xml' },
+        /'output_format': must be one of json, csv, markdown/,
+      ],
       ['max_pages out of range', { prompt: 'x https://example.com', max_pages: 101 }, /'max_pages': must be between 1 and 100/],
       ['max_depth out of range', { prompt: 'x https://example.com', max_depth: 4 }, /'max_depth': must be between 1 and 3/],
       ['stream not a boolean', { prompt: 'x https://example.com', stream: 'yes' }, /'stream': must be a boolean/],

@@ -24,7 +24,9 @@ describe('POST /v1/parse: streaming, and clients that go away', () => {
   beforeEach(() => {
     waits.length = 0;
     stack.model.requests.length = 0;
-    const answers = Object.fromEntries(POSTS.map((post, i) => [stack.site.urls.posts[i]!, reply.json({ title: post.title }, { latencyMs: 50 })]));
+    const answers = Object.fromEntries(
+      POSTS.map((post, i) => [stack.site.urls.posts[i]!, reply.json({ title: post.title }, { latencyMs: 50 })]),
+    );
     stack.model.respondWith(byPage(answers, reply.json({ title: 'Road Notes' })));
   });
 
@@ -64,8 +66,17 @@ describe('POST /v1/parse: streaming, and clients that go away', () => {
     expect(crawling.at(-1)).toBe(4);
     expect(progress.at(-1)).toMatchObject({ workflow_status: 'formatting', pages_processed: 4, total_pages: 4 });
     // The last chunk is the complete response.
-    expect(last).toMatchObject({ success: true, workflow_status: 'completed', pages_processed: 4, total_pages: 4, errors: [], warnings: [] });
-    expect((last.data as { title: string }[]).map((item) => item.title).sort()).toEqual(['Road Notes', ...POSTS.map((p) => p.title)].sort());
+    expect(last).toMatchObject({
+      success: true,
+      workflow_status: 'completed',
+      pages_processed: 4,
+      total_pages: 4,
+      errors: [],
+      warnings: [],
+    });
+    expect((last.data as { title: string }[]).map((item) => item.title).sort()).toEqual(
+      ['Road Notes', ...POSTS.map((p) => p.title)].sort(),
+    );
     expect(last.total_tokens).toBeGreaterThan(0);
   }
 

@@ -105,7 +105,9 @@ describe('POST /v1/parse (sync)', () => {
 
   it('returns one record per page when the schema describes one post', async () => {
     const postSchema = { type: 'object', properties: { title: { type: 'string' }, author: { type: 'string' } }, required: ['title'] };
-    const answers = Object.fromEntries(POSTS.map((post, i) => [stack.site.urls.posts[i]!, reply.json({ title: post.title, author: post.author })]));
+    const answers = Object.fromEntries(
+      POSTS.map((post, i) => [stack.site.urls.posts[i]!, reply.json({ title: post.title, author: post.author })]),
+    );
     // The index page is no post: the model finds nothing there.
     stack.model.respondWith(byPage({ ...answers, [stack.site.urls.blog]: reply.json({ title: null, author: null }) }));
     const response = await postJson(parseUrl, {
@@ -117,7 +119,11 @@ describe('POST /v1/parse (sync)', () => {
     expect(response.json.warnings).toEqual([]);
     const lines = (response.json.data as string).split('\r\n').filter(Boolean);
     expect(lines[0]).toBe('title,author');
-    expect(lines.slice(1).sort()).toEqual(['"Rain, ""again"", in Lyon",Ben Okafor', 'A week by the sea,Chen Wei', 'Crossing the Alps,Ana Ruiz']);
+    expect(lines.slice(1).sort()).toEqual([
+      '"Rain, ""again"", in Lyon",Ben Okafor',
+      'A week by the sea,Chen Wei',
+      'Crossing the Alps,Ana Ruiz',
+    ]);
   });
 
   it('bounds a crawl by max_pages (start page included) and max_depth', async () => {
@@ -127,7 +133,10 @@ describe('POST /v1/parse (sync)', () => {
     expect(two.json).toMatchObject({ pages_processed: 2, total_pages: 2 });
 
     stack.model.requests.length = 0;
-    const response = await postJson(parseUrl, { prompt: `Crawl the entire site ${stack.site.urls.posts[0]} for post titles`, max_depth: 1 });
+    const response = await postJson(parseUrl, {
+      prompt: `Crawl the entire site ${stack.site.urls.posts[0]} for post titles`,
+      max_depth: 1,
+    });
     expect(response.status).toBe(200);
     // A post links nowhere: depth 1 from it is the post alone.
     expect(pagesAsked(stack.model)).toEqual([stack.site.urls.posts[0]]);

@@ -73,7 +73,10 @@ export class Adblocker {
       this.options.logger.info({ lists: urls.length }, 'ad-block lists refreshed');
       return true;
     } catch (error) {
-      this.options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'ad-block list refresh failed; keeping current lists');
+      this.options.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'ad-block list refresh failed; keeping current lists',
+      );
       return false;
     }
   }

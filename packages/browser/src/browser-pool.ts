@@ -148,7 +148,10 @@ export class BrowserPool {
       if (options.signal?.aborted) throw cancelled(options.signal.reason);
       const entering = this.enter();
       generation = await Promise.race([entering, rejectOnAbort(job.signal)]).catch((error: unknown) => {
-        entering.then((late) => this.leave(late), () => undefined); // the job gave up first
+        entering.then(
+          (late) => this.leave(late),
+          () => undefined,
+        ); // the job gave up first
         throw error;
       });
       const lost = generation.lost.signal;
@@ -158,7 +161,12 @@ export class BrowserPool {
       const browser = generation.chromium.browser;
       const creating = browser.createBrowserContext();
       context = await Promise.race([creating, rejectOnAbort(job.signal)]).catch((error: unknown) => {
-        creating.then((late) => late.close(), () => undefined).catch(() => undefined);
+        creating
+          .then(
+            (late) => late.close(),
+            () => undefined,
+          )
+          .catch(() => undefined);
         throw error;
       });
       closePopups(context);
@@ -178,7 +186,11 @@ export class BrowserPool {
       options.signal?.removeEventListener('abort', onCallerAbort);
       if (generation && onLost) generation.lost.signal.removeEventListener('abort', onLost);
       job.abort(new AppError('INTERNAL', 'The job has ended'));
-      if (context) await bounded(context.close().catch(() => undefined), CLOSE_CONTEXT_TIMEOUT_MS);
+      if (context)
+        await bounded(
+          context.close().catch(() => undefined),
+          CLOSE_CONTEXT_TIMEOUT_MS,
+        );
       if (generation) this.leave(generation);
       this.slots.release();
       this.active -= 1;
@@ -279,7 +291,10 @@ export class BrowserPool {
               browserPid: pid,
               limitBytes: memoryMb * 1024 * 1024,
               onKill: ({ pid: renderer, rssBytes }) =>
-                this.deps.logger.warn({ renderer, rssMb: Math.round(rssBytes / 1048576), limitMb: memoryMb }, 'page over its memory limit; renderer killed'),
+                this.deps.logger.warn(
+                  { renderer, rssMb: Math.round(rssBytes / 1048576), limitMb: memoryMb },
+                  'page over its memory limit; renderer killed',
+                ),
             })
           : undefined,
     };
@@ -287,7 +302,14 @@ export class BrowserPool {
     this.launches += 1;
     this.deps.metrics?.browserLaunches.inc({ reason });
     this.deps.logger.info(
-      { pid, reason, launches: this.launches, sandbox: chromium.sandboxed, user: chromium.user, egressProxy: Boolean(this.deps.proxyServer) },
+      {
+        pid,
+        reason,
+        launches: this.launches,
+        sandbox: chromium.sandboxed,
+        user: chromium.user,
+        egressProxy: Boolean(this.deps.proxyServer),
+      },
       chromium.sandboxed ? 'chromium launched (sandboxed)' : 'chromium launched WITHOUT its sandbox',
     );
     if (this.closed) {
@@ -307,9 +329,7 @@ export class BrowserPool {
     void removeDir(generation.chromium.userDataDir);
     // Relaunch at once so the next job finds a warm browser; a failure here is retried by that job.
     if (!this.closed && this.current === generation) {
-      this.ensureBrowser().catch((error: unknown) =>
-        this.deps.logger.error({ err: errorMessage(error) }, 'chromium relaunch failed'),
-      );
+      this.ensureBrowser().catch((error: unknown) => this.deps.logger.error({ err: errorMessage(error) }, 'chromium relaunch failed'));
     }
   }
 
@@ -319,7 +339,10 @@ export class BrowserPool {
     const { browser, userDataDir } = generation.chromium;
     const child = browser.process();
     const helpers = child?.pid === undefined ? [] : await processTree(child.pid);
-    await bounded(browser.close().catch(() => undefined), CLOSE_BROWSER_TIMEOUT_MS);
+    await bounded(
+      browser.close().catch(() => undefined),
+      CLOSE_BROWSER_TIMEOUT_MS,
+    );
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGKILL');

@@ -127,7 +127,8 @@ async function plan(root: string, options: ChromiumLaunchOptions, sandboxed: boo
   const profileDir = path.join(root, 'profile');
   await mkdir(profileDir, { recursive: true });
   const asRoot = isRoot();
-  if (!asRoot || !options.runAsUser) return { sandboxed, user: asRoot ? 'root' : String(process.getuid?.() ?? ''), executablePath: options.executablePath, profileDir };
+  if (!asRoot || !options.runAsUser)
+    return { sandboxed, user: asRoot ? 'root' : String(process.getuid?.() ?? ''), executablePath: options.executablePath, profileDir };
   const { uid, gid } = await idsOf(options.runAsUser);
   await chmod(root, 0o755);
   await chown(profileDir, uid, gid);

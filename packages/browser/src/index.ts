@@ -1,4 +1,11 @@
-export { BrowserPool, type BrowserJob, type BrowserPoolConfig, type BrowserPoolDeps, type BrowserPoolStats, type WithContextOptions } from './browser-pool';
+export {
+  BrowserPool,
+  type BrowserJob,
+  type BrowserPoolConfig,
+  type BrowserPoolDeps,
+  type BrowserPoolStats,
+  type WithContextOptions,
+} from './browser-pool';
 export { Adblocker, BUNDLED_LIST_PATH, type AdblockerOptions } from './adblock';
 export { CHROMIUM_ARGS, CHROMIUM_CANDIDATES, findChromium } from './chromium';
 export { captureScreenshot, CONTENT_TYPES, DEFAULT_QUALITY, type CaptureOptions, type Screenshot } from './capture-screenshot';

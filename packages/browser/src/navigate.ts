@@ -1,5 +1,14 @@
 import { TimeoutError as PuppeteerTimeout, type HTTPResponse, type Page, type PuppeteerLifeCycleEvent } from 'puppeteer-core';
-import { AppError, EGRESS_REFUSAL_HEADER, TimeoutError, URL_BLOCKED_MESSAGE, UrlBlocked, errorMessage, isAppError, type WaitUntil } from '@sitelens/contracts';
+import {
+  AppError,
+  EGRESS_REFUSAL_HEADER,
+  TimeoutError,
+  URL_BLOCKED_MESSAGE,
+  UrlBlocked,
+  errorMessage,
+  isAppError,
+  type WaitUntil,
+} from '@sitelens/contracts';
 import type { UrlGuard } from './request-filter';
 
 /**

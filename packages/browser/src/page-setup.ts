@@ -46,17 +46,20 @@ export function dismissDialogs(page: Page): void {
  */
 export async function assertValidSelectors(page: Page, field: string, selectors: readonly string[]): Promise<void> {
   if (selectors.length === 0) return;
-  const bad = await page.evaluate((list: string[]) => {
-    const probe = document.createDocumentFragment();
-    return list.findIndex((selector) => {
-      try {
-        probe.querySelector(selector);
-        return false;
-      } catch {
-        return true;
-      }
-    });
-  }, [...selectors]);
+  const bad = await page.evaluate(
+    (list: string[]) => {
+      const probe = document.createDocumentFragment();
+      return list.findIndex((selector) => {
+        try {
+          probe.querySelector(selector);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    },
+    [...selectors],
+  );
   if (bad >= 0) {
     const where = selectors.length === 1 && field === 'wait_for_selector' ? field : `${field}[${bad}]`;
     throw new BadRequest(`${where} is not a valid CSS selector: ${selectors[bad]}`);
@@ -73,21 +76,24 @@ export async function assertValidSelectors(page: Page, field: string, selectors:
  */
 export async function hideSelectors(page: Page, selectors: readonly string[]): Promise<void> {
   if (selectors.length === 0) return;
-  const bad = await page.evaluate((list: string[]) => {
-    const style = document.createElement('style');
-    style.dataset.sitelens = 'hide-selectors';
-    (document.head ?? document.documentElement).appendChild(style);
-    const sheet = style.sheet;
-    if (!sheet) return -1;
-    return list.findIndex((selector) => {
-      try {
-        sheet.insertRule(`:is(${selector}), :is(${selector}) * { visibility: hidden !important; }`, sheet.cssRules.length);
-        return false;
-      } catch {
-        return true;
-      }
-    });
-  }, [...selectors]);
+  const bad = await page.evaluate(
+    (list: string[]) => {
+      const style = document.createElement('style');
+      style.dataset.sitelens = 'hide-selectors';
+      (document.head ?? document.documentElement).appendChild(style);
+      const sheet = style.sheet;
+      if (!sheet) return -1;
+      return list.findIndex((selector) => {
+        try {
+          sheet.insertRule(`:is(${selector}), :is(${selector}) * { visibility: hidden !important; }`, sheet.cssRules.length);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    },
+    [...selectors],
+  );
   if (bad >= 0) throw new BadRequest(`hide_selectors[${bad}] is not a valid CSS selector: ${selectors[bad]}`);
 }
 

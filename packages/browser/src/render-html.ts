@@ -40,16 +40,16 @@ export function renderHtml(pool: BrowserPool, url: string, options: RenderOption
   );
 
   async function renderOn(page: Page, userAgent: string): Promise<RenderedPage> {
-      page.setDefaultTimeout(options.timeoutMs);
-      dismissDialogs(page);
-      await page.setUserAgent(userAgent);
-      await skipResourceTypes(page, SKIPPED_TYPES);
-      const started = performance.now();
-      const { response } = await navigate(page, url, { waitUntil: 'load', timeoutMs: options.timeoutMs, guard: options.urlGuard });
-      const left = options.timeoutMs - (performance.now() - started);
-      if (left > 0) {
-        await page.waitForNetworkIdle({ idleTime: 500, concurrency: 0, timeout: Math.min(SETTLE_MS, left) }).catch(() => undefined);
-      }
-      return { html: await page.content(), status: response?.status() ?? 0, finalUrl: page.url() };
+    page.setDefaultTimeout(options.timeoutMs);
+    dismissDialogs(page);
+    await page.setUserAgent(userAgent);
+    await skipResourceTypes(page, SKIPPED_TYPES);
+    const started = performance.now();
+    const { response } = await navigate(page, url, { waitUntil: 'load', timeoutMs: options.timeoutMs, guard: options.urlGuard });
+    const left = options.timeoutMs - (performance.now() - started);
+    if (left > 0) {
+      await page.waitForNetworkIdle({ idleTime: 500, concurrency: 0, timeout: Math.min(SETTLE_MS, left) }).catch(() => undefined);
+    }
+    return { html: await page.content(), status: response?.status() ?? 0, finalUrl: page.url() };
   }
 }

@@ -21,7 +21,11 @@ describe('Adblocker (engine, no browser)', () => {
     ]) {
       expect([url, blocker.blocks(url, page)]).toEqual([url, true]);
     }
-    for (const url of ['https://news.example.com/app.js', 'https://cdn.example.org/lib/react.js', 'https://fonts.example.net/inter.woff2']) {
+    for (const url of [
+      'https://news.example.com/app.js',
+      'https://cdn.example.org/lib/react.js',
+      'https://fonts.example.net/inter.woff2',
+    ]) {
       expect([url, blocker.blocks(url, page)]).toEqual([url, false]);
     }
   });

@@ -84,7 +84,10 @@ describe('ad blocking and the page URL guard in the browser', () => {
     expect(seen).toEqual([`${site.origin}/private/page`]);
     expect(pageHits(site)).toEqual([]);
 
-    const allowed = await captureScreenshot(pool, request({ url: `${site.origin}/ads`, block_ads: true, ...small }), { ...options, urlGuard: guard });
+    const allowed = await captureScreenshot(pool, request({ url: `${site.origin}/ads`, block_ads: true, ...small }), {
+      ...options,
+      urlGuard: guard,
+    });
     expect(near(decodePng(allowed.image).at(550, 125), WHITE)).toBe(true);
     expect(seen).toContain(`${site.origin}/ads`);
   });

@@ -88,8 +88,7 @@ describe('BrowserPool', () => {
 
   it('removes a waiting job whose signal aborts, without running it', async () => {
     const release: Array<() => void> = [];
-    const hold = () =>
-      pool.withContext(() => new Promise<void>((resolve) => release.push(resolve)), { timeoutMs: 10_000 });
+    const hold = () => pool.withContext(() => new Promise<void>((resolve) => release.push(resolve)), { timeoutMs: 10_000 });
     const holders = [hold(), hold()];
     const controller = new AbortController();
     let ran = false;
@@ -242,7 +241,11 @@ describe('BrowserPool recycling and shutdown', () => {
     await closing;
     expect(await running).toBe('Plain');
     await expectAppError(queued, 'UNAVAILABLE', true);
-    await expectAppError(pool.withContext(async () => 'late', { timeoutMs: 1_000 }), 'UNAVAILABLE', true);
+    await expectAppError(
+      pool.withContext(async () => 'late', { timeoutMs: 1_000 }),
+      'UNAVAILABLE',
+      true,
+    );
     expect(isRunning(pid)).toBe(false);
     expect(existsSync(profile)).toBe(false);
   });
@@ -271,7 +274,11 @@ describe('BrowserPool recycling and shutdown', () => {
 
   it('reports a missing executable clearly', async () => {
     const pool = testPool({ executablePath: '/nonexistent/chromium' });
-    const error = await expectAppError(pool.withContext(async () => 'x', { timeoutMs: 5_000 }), 'UNAVAILABLE', false);
+    const error = await expectAppError(
+      pool.withContext(async () => 'x', { timeoutMs: 5_000 }),
+      'UNAVAILABLE',
+      false,
+    );
     expect(error.message).toMatch(/CHROME_PATH \/nonexistent\/chromium is not an executable/);
     await pool.close();
   });

@@ -176,7 +176,9 @@ describe('captureScreenshot', () => {
     it('hides in the document that is captured, after a client-side redirect', async () => {
       site.route('/js-redirect', (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<html><body><script>addEventListener("load", () => setTimeout(() => location.assign("/hide.html"), 200))</script></body></html>');
+        res.end(
+          '<html><body><script>addEventListener("load", () => setTimeout(() => location.assign("/hide.html"), 200))</script></body></html>',
+        );
       });
       const shot = await shoot({ url: `${site.origin}/js-redirect`, hide_selectors: ['.promo-banner'], delay: 1, ...small });
       const pixels = decodePng(shot.image);
@@ -187,7 +189,9 @@ describe('captureScreenshot', () => {
     it('rejects an invalid CSS selector with a clear message before loading the page', async () => {
       site.hits.length = 0;
       // The gateway's syntax check lets this one through; the browser's grammar is the final word.
-      const error = await failure(captureScreenshot(pool, { ...request({ url: `${site.origin}/hide.html` }), hide_selectors: ['.ok', '.x >'] }, options));
+      const error = await failure(
+        captureScreenshot(pool, { ...request({ url: `${site.origin}/hide.html` }), hide_selectors: ['.ok', '.x >'] }, options),
+      );
       expect(error.code).toBe('INVALID_REQUEST');
       expect(error.message).toBe('hide_selectors[1] is not a valid CSS selector: .x >');
       expect(site.hits).not.toContain('/hide.html');
@@ -212,7 +216,9 @@ describe('captureScreenshot', () => {
     it('delay waits before capturing', async () => {
       site.route('/after-a-second', (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<html><body style="margin:0;background:#fff"><script>setTimeout(() => document.body.style.background = "rgb(0,0,255)", 1000)</script></body></html>');
+        res.end(
+          '<html><body style="margin:0;background:#fff"><script>setTimeout(() => document.body.style.background = "rgb(0,0,255)", 1000)</script></body></html>',
+        );
       });
       const started = Date.now();
       const shot = await shoot({ url: `${site.origin}/after-a-second`, delay: 1.5, ...small });
@@ -266,7 +272,9 @@ describe('captureScreenshot', () => {
     it('keeps a zoomed-out mobile page whole: as wide as the device, both halves of its 980 px layout', async () => {
       site.route('/wide', (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<html><body style="margin:0"><div style="display:flex;height:3000px"><div style="flex:1;background:rgb(255,0,0)"></div><div style="flex:1;background:rgb(0,0,255)"></div></div></body></html>');
+        res.end(
+          '<html><body style="margin:0"><div style="display:flex;height:3000px"><div style="flex:1;background:rgb(255,0,0)"></div><div style="flex:1;background:rgb(0,0,255)"></div></div></body></html>',
+        );
       });
       const shot = await shoot({ url: `${site.origin}/wide`, device: 'mobile', full_page: true });
       const pixels = decodePng(shot.image);

@@ -146,7 +146,11 @@ describe('the browser egress path', () => {
     it('closes the windows a page opens in a loop and keeps serving', async () => {
       // 150 windows opening on a machine whose cores are busy take a while: the request's timeout
       // only bounds the wait (the windows are closed either way), so it is the largest allowed.
-      const shot = await captureScreenshot(browser.pool, { ...attackShot(attack.popupUrl), timeout: 120 }, captureOptions(browser, log.logger));
+      const shot = await captureScreenshot(
+        browser.pool,
+        { ...attackShot(attack.popupUrl), timeout: 120 },
+        captureOptions(browser, log.logger),
+      );
       expect(shot.metadata.width).toBe(800);
       expect(attack.internal.connections() - before).toBe(0);
     }, 180_000);

@@ -24,7 +24,10 @@ export interface StaticApiKey {
 export function parseApiKeys(text: string | undefined): { keys: StaticApiKey[] } | { error: string } {
   const keys: StaticApiKey[] = [];
   const seen = new Set<string>();
-  const entries = (text ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (text ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const [index, entry] of entries.entries()) {
     const where = `entry ${index + 1}`;
     const colon = entry.lastIndexOf(':');

@@ -306,7 +306,10 @@ export function loadConfig(env: Env = process.env): Config {
       sandbox: e.CHROMIUM_SANDBOX,
       runAsUser: e.CHROMIUM_USER,
       env: Object.fromEntries(BROWSER_ENV.flatMap((name) => (env[name] ? [[name, env[name]!]] : []))),
-      adblockListUrls: (e.ADBLOCK_LIST_URLS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      adblockListUrls: (e.ADBLOCK_LIST_URLS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS ?? e.MODE === 'local',

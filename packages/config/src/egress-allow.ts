@@ -31,7 +31,10 @@ function asCidr(entry: string): string | undefined {
 /** Parses `EGRESS_ALLOW`; a bad entry is an error naming it (the value is operator config, not a secret). */
 export function parseEgressAllow(text: string | undefined): { allow: EgressAllow } | { error: string } {
   const allow: EgressAllow = { cidrs: [], hosts: [], suffixes: [] };
-  const entries = (text ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const entries = (text ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
   for (const entry of entries) {
     const cidr = asCidr(entry);
     if (cidr) {

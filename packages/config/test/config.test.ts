@@ -35,7 +35,10 @@ describe('loadConfig', () => {
 
   it('reads EGRESS_ALLOW as ranges, addresses, names and *.domains, empty by default', () => {
     expect(loadConfig({}).egressAllow).toEqual({ cidrs: [], hosts: [], suffixes: [] });
-    const allow = loadConfig({ MODE: 'hosted', EGRESS_ALLOW: ' 10.20.0.0/16, 127.0.0.2 ,fd00::/8, Wiki.Corp.Example, *.staging.example ' }).egressAllow;
+    const allow = loadConfig({
+      MODE: 'hosted',
+      EGRESS_ALLOW: ' 10.20.0.0/16, 127.0.0.2 ,fd00::/8, Wiki.Corp.Example, *.staging.example ',
+    }).egressAllow;
     expect(allow).toEqual({
       cidrs: ['10.20.0.0/16', '127.0.0.2/32', 'fd00::/8'],
       hosts: ['wiki.corp.example'],
@@ -43,15 +46,20 @@ describe('loadConfig', () => {
     });
   });
 
-  it.each(['10.0.0.0/33', 'not a host', '*.', 'http://wiki/', '999.1.1.1'])('stops the start on a bad EGRESS_ALLOW entry (%s), naming the variable', (entry) => {
-    expect(failureOf({ EGRESS_ALLOW: `10.0.0.0/8,${entry}` })).toMatch(/EGRESS_ALLOW: .*is neither a CIDR/);
-  });
+  it.each(['10.0.0.0/33', 'not a host', '*.', 'http://wiki/', '999.1.1.1'])(
+    'stops the start on a bad EGRESS_ALLOW entry (%s), naming the variable',
+    (entry) => {
+      expect(failureOf({ EGRESS_ALLOW: `10.0.0.0/8,${entry}` })).toMatch(/EGRESS_ALLOW: .*is neither a CIDR/);
+    },
+  );
 
   it('bounds pages: pixels per capture, renderer memory, and says how Chromium is sandboxed', () => {
     expect(loadConfig({}).browser).toMatchObject({ maxPixels: 50_000_000, pageMemoryLimitMb: 1024, sandbox: 'auto', runAsUser: 'nobody' });
     expect(failureOf({ SCREENSHOT_MAX_PIXELS: '10' })).toMatch(/SCREENSHOT_MAX_PIXELS: must be at least/);
     expect(failureOf({ CHROMIUM_SANDBOX: 'maybe' })).toMatch(/CHROMIUM_SANDBOX: must be auto, on or off/);
-    expect(loadConfig({ TZ: 'Europe/Paris', REDIS_URL: 'redis://secret@r:6379', OPENAI_API_KEY: 'sk-x' }).browser.env).toEqual({ TZ: 'Europe/Paris' });
+    expect(loadConfig({ TZ: 'Europe/Paris', REDIS_URL: 'redis://secret@r:6379', OPENAI_API_KEY: 'sk-x' }).browser.env).toEqual({
+      TZ: 'Europe/Paris',
+    });
   });
 
   it('treats blank URL variables (KEY= in an env file) as unset', () => {

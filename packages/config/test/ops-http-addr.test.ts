@@ -9,7 +9,10 @@ describe('OPS_HTTP_ADDR', () => {
   it('serves the gateway of hosted mode too, so /metrics stays off the public port', () => {
     expect(loadConfig({ MODE: 'hosted', ROLE: 'gateway' }).opsHttp).toEqual({ host: '', port: 9464 });
     expect(loadConfig({ MODE: 'hosted' }).opsHttp).toEqual({ host: '', port: 9464 });
-    expect(loadConfig({ MODE: 'hosted', ROLE: 'gateway', OPS_HTTP_ADDR: '127.0.0.1:9100' }).opsHttp).toEqual({ host: '127.0.0.1', port: 9100 });
+    expect(loadConfig({ MODE: 'hosted', ROLE: 'gateway', OPS_HTTP_ADDR: '127.0.0.1:9100' }).opsHttp).toEqual({
+      host: '127.0.0.1',
+      port: 9100,
+    });
   });
 
   it('is off for a local gateway (ROLE=all or gateway: /metrics is on the API port) and when set to off', () => {
@@ -21,7 +24,9 @@ describe('OPS_HTTP_ADDR', () => {
 
   it('names the variable when the address is malformed', () => {
     expect(() => loadConfig({ ROLE: 'parse-worker', OPS_HTTP_ADDR: 'localhost' })).toThrow(ConfigError);
-    expect(() => loadConfig({ ROLE: 'parse-worker', OPS_HTTP_ADDR: 'localhost' })).toThrow(/OPS_HTTP_ADDR: "localhost" is not host:port, :port or off/);
+    expect(() => loadConfig({ ROLE: 'parse-worker', OPS_HTTP_ADDR: 'localhost' })).toThrow(
+      /OPS_HTTP_ADDR: "localhost" is not host:port, :port or off/,
+    );
   });
 });
 
@@ -38,6 +43,8 @@ describe('WORKER_HTTP_ADDR (deprecated name of OPS_HTTP_ADDR)', () => {
   });
 
   it('names itself when malformed', () => {
-    expect(() => loadConfig({ ROLE: 'parse-worker', WORKER_HTTP_ADDR: 'localhost' })).toThrow(/WORKER_HTTP_ADDR: "localhost" is not host:port, :port or off/);
+    expect(() => loadConfig({ ROLE: 'parse-worker', WORKER_HTTP_ADDR: 'localhost' })).toThrow(
+      /WORKER_HTTP_ADDR: "localhost" is not host:port, :port or off/,
+    );
   });
 });

@@ -33,10 +33,7 @@ export const DEVICE_SCALE = { min: 1, max: 3 } as const;
  * explicit 1920x1080 and `device_scale`).
  */
 export function resolveDevice(device: DeviceName, width?: number, height?: number, deviceScale?: number): DevicePreset {
-  const base: DevicePreset =
-    device === 'custom'
-      ? { ...DEVICE_PRESETS.desktop, deviceScaleFactor: 1 }
-      : DEVICE_PRESETS[device];
+  const base: DevicePreset = device === 'custom' ? { ...DEVICE_PRESETS.desktop, deviceScaleFactor: 1 } : DEVICE_PRESETS[device];
   return {
     ...base,
     width: width ?? base.width,

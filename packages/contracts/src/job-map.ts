@@ -83,9 +83,17 @@ interface JobKind<N extends JobName> {
 }
 
 export const JOB_KINDS: { readonly [N in JobName]: JobKind<N> } = {
-  screenshot: { queue: QUEUES.screenshot, budgetSeconds: ({ request }) => screenshotJobSeconds(request), followMarginSeconds: JOB_DEADLINE_MARGIN_SECONDS },
+  screenshot: {
+    queue: QUEUES.screenshot,
+    budgetSeconds: ({ request }) => screenshotJobSeconds(request),
+    followMarginSeconds: JOB_DEADLINE_MARGIN_SECONDS,
+  },
   scrape: { queue: QUEUES.parse, budgetSeconds: ({ request }) => request.timeout, followMarginSeconds: 2 },
-  crawl: { queue: QUEUES.parse, budgetSeconds: ({ request }) => crawlTimeoutSeconds(request.link_limit), followMarginSeconds: JOB_DEADLINE_MARGIN_SECONDS },
+  crawl: {
+    queue: QUEUES.parse,
+    budgetSeconds: ({ request }) => crawlTimeoutSeconds(request.link_limit),
+    followMarginSeconds: JOB_DEADLINE_MARGIN_SECONDS,
+  },
   parse: {
     queue: QUEUES.parse,
     budgetSeconds: ({ request }, context) => {

@@ -26,8 +26,24 @@ export interface PlanLimits {
 export type PlanTable = Readonly<Record<PlanName, PlanLimits>>;
 
 export const PLANS: PlanTable = {
-  free: { requestsPerMinute: 10, requestsPerDay: 100, pagesPerRequest: 5, streaming: false, runningJobs: 2, watches: 5, watchIntervalSeconds: 3_600 },
-  pro: { requestsPerMinute: 100, requestsPerDay: 10_000, pagesPerRequest: 50, streaming: true, runningJobs: 10, watches: 100, watchIntervalSeconds: 300 },
+  free: {
+    requestsPerMinute: 10,
+    requestsPerDay: 100,
+    pagesPerRequest: 5,
+    streaming: false,
+    runningJobs: 2,
+    watches: 5,
+    watchIntervalSeconds: 3_600,
+  },
+  pro: {
+    requestsPerMinute: 100,
+    requestsPerDay: 10_000,
+    pagesPerRequest: 50,
+    streaming: true,
+    runningJobs: 10,
+    watches: 100,
+    watchIntervalSeconds: 300,
+  },
   enterprise: {
     requestsPerMinute: 1_000,
     requestsPerDay: 100_000,

@@ -19,7 +19,6 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const JOB_TYPES = ['screenshot', 'crawl', 'scrape', 'parse', 'watch'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
-
 /** Seconds a job may stay unfinished beyond its own timeout before it is reported failed. */
 export const JOB_DEADLINE_MARGIN_SECONDS = 30;
 

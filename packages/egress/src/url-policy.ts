@@ -181,7 +181,12 @@ type LookupCallback = (error: Error | null, address: string | LookupAddress[], f
 export type SafeLookup = (hostname: string, options: unknown, callback: LookupCallback) => void;
 
 /** Answers a socket's lookup from addresses already decided, in the shape it asked for. */
-export function answerLookup(hostname: string, addresses: readonly ResolvedAddress[], lookupOptions: unknown, callback: LookupCallback): void {
+export function answerLookup(
+  hostname: string,
+  addresses: readonly ResolvedAddress[],
+  lookupOptions: unknown,
+  callback: LookupCallback,
+): void {
   const opts = (typeof lookupOptions === 'object' && lookupOptions ? lookupOptions : {}) as { family?: number | string; all?: boolean };
   const family = opts.family === 'IPv4' ? 4 : opts.family === 'IPv6' ? 6 : Number(opts.family ?? 0);
   const usable = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : [...addresses];

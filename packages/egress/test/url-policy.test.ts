@@ -43,13 +43,22 @@ describe('blockedReason: IPv4 ranges', () => {
     expect(isBlockedAddress(address)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.0', '198.17.255.255', '198.20.0.0', '11.0.0.1', '223.255.255.255'])(
-    '%s is public',
-    (address) => {
-      expect(blockedReason(address)).toBeNull();
-      expect(isBlockedAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.0',
+    '198.17.255.255',
+    '198.20.0.0',
+    '11.0.0.1',
+    '223.255.255.255',
+  ])('%s is public', (address) => {
+    expect(blockedReason(address)).toBeNull();
+    expect(isBlockedAddress(address)).toBe(false);
+  });
 });
 
 describe('blockedReason: IPv6 ranges', () => {
@@ -213,7 +222,9 @@ describe('checkHostResolves', () => {
     ['mapped.test', /private \(IPv4-mapped\)/],
   ])('refuses %s with the one message, the reason going only to the log', async (host, reason) => {
     const refusals: RefusalDetail[] = [];
-    const error = await checkHostResolves(host, { allowPrivate: false, resolve, onRefused: (detail) => refusals.push(detail) }).catch((e: unknown) => e);
+    const error = await checkHostResolves(host, { allowPrivate: false, resolve, onRefused: (detail) => refusals.push(detail) }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UrlBlocked);
     expect((error as UrlBlocked).message).toBe(URL_BLOCKED_MESSAGE);
     expect(refusals).toEqual([{ host, reason: expect.stringMatching(reason) }]);
@@ -225,7 +236,9 @@ describe('checkHostResolves', () => {
     };
     await expect(checkHostResolves('0x7f000001', { allowPrivate: false, resolve: never })).rejects.toBeInstanceOf(UrlBlocked);
     await expect(checkHostResolves('localhost', { allowPrivate: false, resolve: never })).rejects.toBeInstanceOf(UrlBlocked);
-    await expect(checkHostResolves('8.8.8.8', { allowPrivate: false, resolve: never })).resolves.toEqual([{ address: '8.8.8.8', family: 4 }]);
+    await expect(checkHostResolves('8.8.8.8', { allowPrivate: false, resolve: never })).resolves.toEqual([
+      { address: '8.8.8.8', family: 4 },
+    ]);
   });
 
   it('refuses a name that does not resolve like any other refusal in hosted mode', async () => {
@@ -244,11 +257,18 @@ describe('checkHostResolves', () => {
 
   describe('EGRESS_ALLOW', () => {
     const allow = { cidrs: ['10.0.0.0/8', '127.0.0.2/32'], hosts: ['wiki.corp.test'], suffixes: ['.staging.test'] };
-    const corp = fakeDns({ 'wiki.corp.test': ['192.168.7.7'], 'app.staging.test': ['172.16.0.9'], 'mixed.test': ['93.184.216.34', '10.0.0.7'], 'rebind.test': ['127.0.0.1'] });
+    const corp = fakeDns({
+      'wiki.corp.test': ['192.168.7.7'],
+      'app.staging.test': ['172.16.0.9'],
+      'mixed.test': ['93.184.216.34', '10.0.0.7'],
+      'rebind.test': ['127.0.0.1'],
+    });
 
     it('lets listed ranges, names and subdomains through although they are private', async () => {
       await expect(checkHostResolves('mixed.test', { allowPrivate: false, allow, resolve: corp })).resolves.toHaveLength(2);
-      await expect(checkHostResolves('wiki.corp.test', { allowPrivate: false, allow, resolve: corp })).resolves.toEqual([{ address: '192.168.7.7', family: 4 }]);
+      await expect(checkHostResolves('wiki.corp.test', { allowPrivate: false, allow, resolve: corp })).resolves.toEqual([
+        { address: '192.168.7.7', family: 4 },
+      ]);
       await expect(checkHostResolves('app.staging.test', { allowPrivate: false, allow, resolve: corp })).resolves.toHaveLength(1);
       expect(assertPublicUrl('http://127.0.0.2:8080/', { allowPrivate: false, allow }).hostname).toBe('127.0.0.2');
       expect(assertPublicUrl('http://[::ffff:10.1.2.3]/', { allowPrivate: false, allow }).hostname).toBe('[::ffff:a01:203]');

@@ -96,9 +96,7 @@ async function extractPage(run: Run, page: PageInput): Promise<{ ok: true; data:
     run.warnings.push(`${page.url}: page has no content to extract from`);
     return { ok: false };
   }
-  const answers = await Promise.all(
-    prepared.chunks.map((content, i) => run.limit(() => askChunk(run, page.url, content, i + 1, parts))),
-  );
+  const answers = await Promise.all(prepared.chunks.map((content, i) => run.limit(() => askChunk(run, page.url, content, i + 1, parts))));
   const values = answers.flatMap((answer) => (answer.ok ? [answer.value] : []));
   const reasons = answers.flatMap((answer) => (answer.ok ? [] : [answer.reason]));
   if (values.length === 0) {
@@ -169,7 +167,13 @@ export async function extractFromPages(input: ExtractInput, options: ExtractOpti
   if (!hasMeaningfulData(data)) throw new Unprocessable('No data matching the prompt was found on the pages');
 
   const mismatch =
-    schema === undefined ? undefined : checker ? await checker.mismatch(schema, data) : compiled ? schemaMismatch(compiled, data) : undefined;
+    schema === undefined
+      ? undefined
+      : checker
+        ? await checker.mismatch(schema, data)
+        : compiled
+          ? schemaMismatch(compiled, data)
+          : undefined;
   if (mismatch) run.warnings.push(`Extracted data does not match the schema (${mismatch}); returned as extracted`);
   return { data, warnings: run.warnings, usage: run.usage, pagesExtracted: results.length };
 }

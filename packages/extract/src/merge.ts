@@ -8,7 +8,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => {
     if (!isRecord(inner)) return inner;
-    return Object.fromEntries(Object.keys(inner).sort().map((key) => [key, inner[key]]));
+    return Object.fromEntries(
+      Object.keys(inner)
+        .sort()
+        .map((key) => [key, inner[key]]),
+    );
   });
 }
 

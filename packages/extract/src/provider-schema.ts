@@ -24,13 +24,13 @@ function stripKeywords(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     if (DROPPED_KEYWORDS.has(key)) continue;
-    out[key] = NAME_MAPS.has(key) && isRecord(inner)
-      ? Object.fromEntries(Object.entries(inner).map(([name, sub]) => [name, stripKeywords(sub)]))
-      : stripKeywords(inner);
+    out[key] =
+      NAME_MAPS.has(key) && isRecord(inner)
+        ? Object.fromEntries(Object.entries(inner).map(([name, sub]) => [name, stripKeywords(sub)]))
+        : stripKeywords(inner);
   }
   return out;
 }
-
 
 /**
  * Shapes a user's JSON schema into one providers accept for structured output: annotation

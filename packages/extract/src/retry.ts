@@ -61,4 +61,3 @@ export function classifyModelError(error: unknown, timedOut: boolean): ModelFail
   if (isConnectionError(error)) return { kind: 'connection', retryable: true, reason: messageOf(error) };
   return { kind: 'invalid_answer', retryable: false, reason: messageOf(error) };
 }
-

@@ -119,8 +119,20 @@ describe('extractFromPages', () => {
     };
     server.respondWith(
       byPage({
-        'https://blog.example.com/': reply.json({ blog: 'Example Blog', posts: [{ title: 'A', tags: ['x'] }, { title: 'B', tags: [] }] }),
-        'https://blog.example.com/page/2': reply.json({ blog: 'Other name', posts: [{ tags: [], title: 'B' }, { title: 'C', tags: ['y'] }] }),
+        'https://blog.example.com/': reply.json({
+          blog: 'Example Blog',
+          posts: [
+            { title: 'A', tags: ['x'] },
+            { title: 'B', tags: [] },
+          ],
+        }),
+        'https://blog.example.com/page/2': reply.json({
+          blog: 'Other name',
+          posts: [
+            { tags: [], title: 'B' },
+            { title: 'C', tags: ['y'] },
+          ],
+        }),
       }),
     );
     const seen: PageResult[] = [];
@@ -137,10 +149,20 @@ describe('extractFromPages', () => {
     );
     expect(result.data).toEqual({
       blog: 'Example Blog',
-      posts: [{ title: 'A', tags: ['x'] }, { title: 'B', tags: [] }, { title: 'C', tags: ['y'] }],
+      posts: [
+        { title: 'A', tags: ['x'] },
+        { title: 'B', tags: [] },
+        { title: 'C', tags: ['y'] },
+      ],
     });
     expect(seen.map((page) => page.index).sort()).toEqual([0, 1]);
-    expect(seen.find((page) => page.index === 1)?.data).toEqual({ blog: 'Other name', posts: [{ tags: [], title: 'B' }, { title: 'C', tags: ['y'] }] });
+    expect(seen.find((page) => page.index === 1)?.data).toEqual({
+      blog: 'Other name',
+      posts: [
+        { tags: [], title: 'B' },
+        { title: 'C', tags: ['y'] },
+      ],
+    });
   });
 
   it('without a schema asks for plain JSON and repairs almost-JSON answers', async () => {
@@ -176,7 +198,10 @@ describe('extractFromPages', () => {
 
   it('splits a long page into chunks, trims it to the budget and merges the chunk answers', async () => {
     const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} about product number ${i} with some words.`);
-    const answers = [reply.json({ name: 'Widget', price: null, features: ['a'] }), reply.json({ name: 'Other', price: 5, features: ['b', 'a'] })];
+    const answers = [
+      reply.json({ name: 'Widget', price: null, features: ['a'] }),
+      reply.json({ name: 'Other', price: 5, features: ['b', 'a'] }),
+    ];
     server.respondWith(() => answers.shift() ?? reply.json({ features: ['c'] }));
     const result = await extractFromPages(
       { prompt: 'Get the product', pages: [{ url: 'https://example.com/long', markdown: paragraphs.join('\n\n') }] },
@@ -202,7 +227,10 @@ describe('extractFromPages', () => {
       { prompt: 'Products', pages: ['a', 'b', 'c'].map((p) => ({ url: `https://example.com/${p}`, markdown: p })) },
       { model: model(), concurrency: 3 },
     );
-    expect(result.data).toEqual([{ name: 'A', price: 1 }, { name: 'B', price: 2 }]);
+    expect(result.data).toEqual([
+      { name: 'A', price: 1 },
+      { name: 'B', price: 2 },
+    ]);
   });
 
   it('lists one record per page when the schema describes one record, checking each against it', async () => {
@@ -231,7 +259,9 @@ describe('extractFromPages', () => {
       { name: 'A', price: 1 },
       { name: 'B', price: -2 },
     ]);
-    expect(mixed.warnings).toEqual([expect.stringMatching(/does not match the schema \(record 2: .*price must be >= 0\); returned as extracted/)]);
+    expect(mixed.warnings).toEqual([
+      expect.stringMatching(/does not match the schema \(record 2: .*price must be >= 0\); returned as extracted/),
+    ]);
   });
 
   it('checks each record against a record schema that leaves out type: object', async () => {
@@ -242,9 +272,14 @@ describe('extractFromPages', () => {
       }),
     );
     const pages = ['a', 'b'].map((p) => ({ url: `https://example.com/${p}`, markdown: p }));
-    const result = await extractFromPages({ prompt: 'Products', pages, schema: { required: ['name'] } }, { model: model(), concurrency: 2 });
+    const result = await extractFromPages(
+      { prompt: 'Products', pages, schema: { required: ['name'] } },
+      { model: model(), concurrency: 2 },
+    );
     expect(result.data).toEqual([{ name: 'A' }, { title: 'B' }]);
-    expect(result.warnings).toEqual([expect.stringMatching(/does not match the schema \(record 2: data must have required property 'name'\)/)]);
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/does not match the schema \(record 2: data must have required property 'name'\)/),
+    ]);
   });
 
   it('skips a page whose answer is unusable, with a warning', async () => {
@@ -298,10 +333,15 @@ describe('extractFromPages', () => {
 
   it('fails with LLM_NOT_CONFIGURED or a bad schema before calling the model', async () => {
     const unconfigured = createModelClient({ maxRetries: 3, timeoutMs: 1_000 });
-    const notConfigured = await appErrorFrom(extractFromPages({ prompt: 'x', pages: [productPage] }, { model: unconfigured, concurrency: 1 }));
+    const notConfigured = await appErrorFrom(
+      extractFromPages({ prompt: 'x', pages: [productPage] }, { model: unconfigured, concurrency: 1 }),
+    );
     expect(notConfigured.code).toBe('LLM_NOT_CONFIGURED');
     const badSchema = await appErrorFrom(
-      extractFromPages({ prompt: 'x', pages: [productPage], schema: { type: 'object', required: 'name' } }, { model: model(), concurrency: 1 }),
+      extractFromPages(
+        { prompt: 'x', pages: [productPage], schema: { type: 'object', required: 'name' } },
+        { model: model(), concurrency: 1 },
+      ),
     );
     expect(badSchema).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
     expect(badSchema.message).toContain('schema/required');

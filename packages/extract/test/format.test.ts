@@ -77,9 +77,12 @@ describe('flattenRecord', () => {
 
 describe('toMarkdown', () => {
   it('renders a list of records as a table with pipes and line breaks escaped', () => {
-    expect(toMarkdown([{ name: 'A|B', note: 'x\ny' }, { name: 'C', price: { amount: 2 } }])).toBe(
-      '| name | note | price.amount |\n| --- | --- | --- |\n| A\\|B | x<br>y |  |\n| C |  | 2 |\n',
-    );
+    expect(
+      toMarkdown([
+        { name: 'A|B', note: 'x\ny' },
+        { name: 'C', price: { amount: 2 } },
+      ]),
+    ).toBe('| name | note | price.amount |\n| --- | --- | --- |\n| A\\|B | x<br>y |  |\n| C |  | 2 |\n');
   });
 
   it('renders objects as a list of fields and headings for nested parts', () => {

@@ -54,7 +54,13 @@ describe('createModelClient', () => {
   });
 
   it('retries 429 and 5xx exactly maxRetries times with growing backoff, then throws LLM_ERROR', async () => {
-    server.enqueue(reply.rateLimited(), reply.serverError(500), reply.serverError(503), reply.rateLimited(), reply.json({ title: 'never' }));
+    server.enqueue(
+      reply.rateLimited(),
+      reply.serverError(500),
+      reply.serverError(503),
+      reply.rateLimited(),
+      reply.json({ title: 'never' }),
+    );
     // The waits the client asks for are recorded (not waited out), so load cannot stretch them.
     const waits: number[] = [];
     const sleep = async (ms: number) => {

@@ -53,7 +53,10 @@ describe('toProviderSchema', () => {
   });
 
   it('adds type object to a schema that only has properties', () => {
-    expect(toProviderSchema({ properties: { a: { type: 'string' } } }).schema).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
+    expect(toProviderSchema({ properties: { a: { type: 'string' } } }).schema).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' } },
+    });
   });
 
   it('wraps arrays, scalars and unions under items, keeping definitions at the root', () => {

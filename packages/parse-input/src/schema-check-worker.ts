@@ -13,9 +13,7 @@ export interface SchemaCheckTask {
   data?: { value: unknown };
 }
 
-export type SchemaCheckReply =
-  | { id: number; ok: true; mismatch?: string }
-  | { id: number; ok: false; message: string; client: boolean };
+export type SchemaCheckReply = { id: number; ok: true; mismatch?: string } | { id: number; ok: false; message: string; client: boolean };
 
 /** Schemas arrive as copies, so they are remembered by their text: a job checks its schema, then its answer. */
 const RECENT = 16;
@@ -40,7 +38,12 @@ if (!isMainThread && parentPort) {
       reply = task.data ? { id: task.id, ok: true, mismatch: schemaMismatch(schema, task.data.value) } : { id: task.id, ok: true };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      reply = { id: task.id, ok: false, message: error instanceof Error ? error.message : String(error), client: code === 'INVALID_REQUEST' };
+      reply = {
+        id: task.id,
+        ok: false,
+        message: error instanceof Error ? error.message : String(error),
+        client: code === 'INVALID_REQUEST',
+      };
     }
     port.postMessage(reply);
   });

@@ -88,7 +88,10 @@ export function createSchemaChecker(options: SchemaCheckerOptions = {}): SchemaC
       discard(current);
       finish((late) => {
         if (late.task.data) late.resolve(`could not be checked within ${timeoutMs / 1000} s`);
-        else late.reject(new BadRequest(`schema: could not be checked within ${timeoutMs / 1000} s; make it smaller`, { details: { field: 'schema' } }));
+        else
+          late.reject(
+            new BadRequest(`schema: could not be checked within ${timeoutMs / 1000} s; make it smaller`, { details: { field: 'schema' } }),
+          );
       });
     }, timeoutMs);
     running = { job, timer };

@@ -31,9 +31,7 @@ function ajvFor(schema: JsonSchema): Ajv {
   else if (dialect.includes('2019-09')) ajv = new Ajv2019(AJV_OPTIONS);
   else if (dialect.includes('2020-12')) ajv = new Ajv2020(AJV_OPTIONS);
   else {
-    throw new BadRequest(
-      `schema: unsupported $schema "${dialect}"; use draft-07, 2019-09 or 2020-12 (or leave $schema out)`,
-    );
+    throw new BadRequest(`schema: unsupported $schema "${dialect}"; use draft-07, 2019-09 or 2020-12 (or leave $schema out)`);
   }
   addFormats(ajv);
   return ajv;

@@ -8,7 +8,10 @@ describe('findUrls', () => {
     ['scrape www.example.co.uk', ['https://www.example.co.uk/']],
     ['Look at (https://en.wikipedia.org/wiki/Foo_(bar)), please', ['https://en.wikipedia.org/wiki/Foo_(bar)']],
     ['see [the docs](https://docs.example.io/start)!', ['https://docs.example.io/start']],
-    ['https://a.example.com, https://b.example.com; and "https://c.example.com"', ['https://a.example.com/', 'https://b.example.com/', 'https://c.example.com/']],
+    [
+      'https://a.example.com, https://b.example.com; and "https://c.example.com"',
+      ['https://a.example.com/', 'https://b.example.com/', 'https://c.example.com/'],
+    ],
     ['Scrape localhost:8080/test and 127.0.0.1:3000', ['http://localhost:8080/test', 'http://127.0.0.1:3000/']],
     ['example.com then https://example.com/ again and EXAMPLE.com', ['https://example.com/']],
     ['Mail me at someone@example.com about it', []],

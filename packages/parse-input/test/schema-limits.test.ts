@@ -114,7 +114,15 @@ describe('parseRequest schema edge cases', () => {
     ['an array', []],
     ['a string', 'object'],
     ['a number', 42],
-    ['a deep nest', (() => { const root: Record<string, unknown> = {}; let c = root; for (let i = 0; i < 5000; i++) c = (c.items = {}) as Record<string, unknown>; return root; })()],
+    [
+      'a deep nest',
+      (() => {
+        const root: Record<string, unknown> = {};
+        let c = root;
+        for (let i = 0; i < 5000; i++) c = (c.items = {}) as Record<string, unknown>;
+        return root;
+      })(),
+    ],
     ['too many properties', { properties: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, true])) }],
   ])('refuses %s as a schema issue, never by throwing', (_name, schema) => {
     const result = parseRequest.safeParse({ prompt: 'x https://example.com', schema });

@@ -64,8 +64,13 @@ describe('followJob', () => {
   it('does not wait at all once the signal has aborted, and waits out the time without one', async () => {
     const stopping = new AbortController();
     stopping.abort();
-    expect(await followJob(fakeSource({ state: 'active' }), 'j5', { waitMs: 30_000, signal: stopping.signal }).done).toMatchObject({ why: 'stopped' });
-    expect(await followJob(fakeSource({ state: 'active' }), 'j6', { waitMs: 50 }).done).toMatchObject({ state: 'unfinished', why: 'timeout' });
+    expect(await followJob(fakeSource({ state: 'active' }), 'j5', { waitMs: 30_000, signal: stopping.signal }).done).toMatchObject({
+      why: 'stopped',
+    });
+    expect(await followJob(fakeSource({ state: 'active' }), 'j6', { waitMs: 50 }).done).toMatchObject({
+      state: 'unfinished',
+      why: 'timeout',
+    });
   });
 
   it('reports a removed job, and a stop without reading', async () => {

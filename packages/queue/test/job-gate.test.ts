@@ -7,7 +7,15 @@
 import type { Redis } from 'ioredis';
 import type { Job, Worker } from 'bullmq';
 import { QUEUES, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
-import { PARK_RECHECK_MS, createJobGate, createRedis, createScreenshotQueue, createWorker, type ScreenshotGate, type ScreenshotQueue } from '../src';
+import {
+  PARK_RECHECK_MS,
+  createJobGate,
+  createRedis,
+  createScreenshotQueue,
+  createWorker,
+  type ScreenshotGate,
+  type ScreenshotQueue,
+} from '../src';
 import { testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 
 type ShotJob = Job<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
@@ -42,10 +50,14 @@ describe('JobGate', () => {
     workerConnection = createRedis(testRedisUrl(), 'worker');
     queue = createScreenshotQueue({ connection: redis, prefix, retentionMs: 60_000 });
     gate = createJobGate(redis, queue, { prefix, queue: QUEUES.screenshot });
-    const workerGate = createJobGate(workerConnection, createScreenshotQueue({ connection: workerConnection, prefix, retentionMs: 60_000 }), {
-      prefix,
-      queue: QUEUES.screenshot,
-    });
+    const workerGate = createJobGate(
+      workerConnection,
+      createScreenshotQueue({ connection: workerConnection, prefix, retentionMs: 60_000 }),
+      {
+        prefix,
+        queue: QUEUES.screenshot,
+      },
+    );
     running.clear();
     // A hook left by an earlier test (one that finishes every job it sees start) would end this
     // test's jobs if they start before the test sets its own: on a loaded machine they do.
@@ -53,21 +65,24 @@ describe('JobGate', () => {
     worker = createWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
       QUEUES.screenshot,
       (job: ShotJob, token) =>
-        workerGate.run(job, token, () =>
-          new Promise<ScreenshotJobResult>((resolve, reject) => {
-            const id = job.id as string;
-            running.set(id, {
-              finish: () => {
-                running.delete(id);
-                resolve({ key: id, contentType: 'image/png', metadata: {} as never });
-              },
-              fail: () => {
-                running.delete(id);
-                reject(new Error('failed on purpose'));
-              },
-            });
-            onStart(id);
-          }),
+        workerGate.run(
+          job,
+          token,
+          () =>
+            new Promise<ScreenshotJobResult>((resolve, reject) => {
+              const id = job.id as string;
+              running.set(id, {
+                finish: () => {
+                  running.delete(id);
+                  resolve({ key: id, contentType: 'image/png', metadata: {} as never });
+                },
+                fail: () => {
+                  running.delete(id);
+                  reject(new Error('failed on purpose'));
+                },
+              });
+              onStart(id);
+            }),
         ),
       { connection: workerConnection, prefix },
       { concurrency: 10, attempts: 1 } as never,

@@ -33,7 +33,12 @@ describe('JobSlots', () => {
     expect(parked).toHaveLength(18);
     expect(parked).toEqual(ids.filter((id) => !admitted.includes(id)));
     // Each parked job learnt its place in line.
-    expect(decisions.filter((d) => !d.admitted).map((d) => d.place).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(parked.map((_, i) => i));
+    expect(
+      decisions
+        .filter((d) => !d.admitted)
+        .map((d) => d.place)
+        .sort((a, b) => (a ?? 0) - (b ?? 0)),
+    ).toEqual(parked.map((_, i) => i));
   });
 
   it('wakes the front of the line every recheck and those further back less often, up to a bound', () => {

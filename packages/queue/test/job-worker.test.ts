@@ -5,7 +5,14 @@
  */
 import type { Redis } from 'ioredis';
 import { QueueEvents } from 'bullmq';
-import { AppError, QUEUES, decodeJobError, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
+import {
+  AppError,
+  QUEUES,
+  decodeJobError,
+  type ScreenshotJobName,
+  type ScreenshotJobPayload,
+  type ScreenshotJobResult,
+} from '@sitelens/contracts';
 import { createRedis, createScreenshotQueue, startJobWorker, type JobWorker, type ScreenshotQueue } from '../src';
 import { testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 
@@ -58,7 +65,11 @@ describe('startJobWorker', () => {
   });
 
   const add = (id: string, url: string, acceptedAt = Date.now()) =>
-    queue.add('screenshot', { request: { url } as never, timeoutSeconds: 10, acceptedAt }, { jobId: id, attempts: 2, backoff: { type: 'fixed', delay: 1 } });
+    queue.add(
+      'screenshot',
+      { request: { url } as never, timeoutSeconds: 10, acceptedAt },
+      { jobId: id, attempts: 2, backoff: { type: 'fixed', delay: 1 } },
+    );
 
   it('returns the work’s result', async () => {
     const job = await add('ok', 'https://example.com/');
@@ -139,7 +150,11 @@ describe('startJobWorker: no key holds every slot of a process', () => {
   });
 
   const add = (id: string, owner: string) =>
-    queue.add('screenshot', { request: { url: 'https://example.com/' } as never, timeoutSeconds: 10, acceptedAt: Date.now(), owner, plan: 'free' }, { jobId: id });
+    queue.add(
+      'screenshot',
+      { request: { url: 'https://example.com/' } as never, timeoutSeconds: 10, acceptedAt: Date.now(), owner, plan: 'free' },
+      { jobId: id },
+    );
 
   it('runs another key’s job in the last slot while one key’s jobs hold the rest, then the held job', async () => {
     const a1 = await add('a1', 'key-a');

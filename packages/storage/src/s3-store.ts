@@ -53,9 +53,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }),
-    );
+    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }));
   }
 
   async get(key: string): Promise<BlobContent> {
@@ -92,7 +90,10 @@ export class S3BlobStore implements BlobStore {
       const old = (page.Contents ?? []).filter((object) => object.Key && object.LastModified && object.LastModified.getTime() < cutoff);
       if (old.length > 0) {
         await this.client.send(
-          new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: old.map((object) => ({ Key: object.Key })), Quiet: true } }),
+          new DeleteObjectsCommand({
+            Bucket: this.options.bucket,
+            Delete: { Objects: old.map((object) => ({ Key: object.Key })), Quiet: true },
+          }),
         );
         removed += old.length;
       }

@@ -4,7 +4,11 @@ import path from 'node:path';
 import { FsBlobStore, RESULTS_KEY_PREFIX, S3BlobStore, isStoredResultRef, loadJobResult, saveJobResult, type BlobStore } from '../src';
 import { testS3 } from '@sitelens/testkit';
 
-const result = { url: 'https://site.example/', crawl_data: { 'https://site.example/': { markdown: '# Hello é ✓', links: [] } }, error_data: {} };
+const result = {
+  url: 'https://site.example/',
+  crawl_data: { 'https://site.example/': { markdown: '# Hello é ✓', links: [] } },
+  error_data: {},
+};
 
 function roundTrips(name: string, open: () => BlobStore) {
   describe(`job results in the ${name} store`, () => {

@@ -30,7 +30,10 @@ describe('filesystem store', () => {
     }
     // Another key, a changed expiry, a foreign secret: all refused as bad signatures.
     expect(await store.openSigned('screenshots/b.png', expires, signature)).toEqual({ ok: false, reason: 'signature' });
-    expect(await store.openSigned('screenshots/a.png', String(Number(expires) + 60), signature)).toEqual({ ok: false, reason: 'signature' });
+    expect(await store.openSigned('screenshots/a.png', String(Number(expires) + 60), signature)).toEqual({
+      ok: false,
+      reason: 'signature',
+    });
     const foreign = new FsBlobStore(root, 'secret-two', () => now);
     expect(await foreign.openSigned('screenshots/a.png', expires, signature)).toEqual({ ok: false, reason: 'signature' });
     // After the TTL the same URL is expired.
@@ -65,12 +68,18 @@ describe('filesystem store', () => {
     expect(await store.sweep('screenshots/', 24 * 3600_000)).toBe(1);
     const kept = await store.signedUrl('screenshots/new.png', { ttlSeconds: 60, origin: 'http://h' });
     const url = new URL(kept.url);
-    const reopened = await store.openSigned('screenshots/new.png', url.searchParams.get('expires') ?? '', url.searchParams.get('signature') ?? '');
+    const reopened = await store.openSigned(
+      'screenshots/new.png',
+      url.searchParams.get('expires') ?? '',
+      url.searchParams.get('signature') ?? '',
+    );
     expect(reopened.ok).toBe(true);
     if (reopened.ok) reopened.file.body.destroy();
     const gone = await store.signedUrl('screenshots/old.png', { ttlSeconds: 60, origin: 'http://h' });
     const goneUrl = new URL(gone.url);
-    expect(await store.openSigned('screenshots/old.png', goneUrl.searchParams.get('expires') ?? '', goneUrl.searchParams.get('signature') ?? '')).toEqual({
+    expect(
+      await store.openSigned('screenshots/old.png', goneUrl.searchParams.get('expires') ?? '', goneUrl.searchParams.get('signature') ?? ''),
+    ).toEqual({
       ok: false,
       reason: 'missing',
     });
@@ -125,7 +134,14 @@ describe('S3 store (s3rver)', () => {
 
   it('answers ping when the bucket exists and fails when it does not', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
-    const missing = new S3BlobStore({ bucket: 'no-such-bucket', region: 'us-east-1', endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+    const missing = new S3BlobStore({
+      bucket: 'no-such-bucket',
+      region: 'us-east-1',
+      endpoint,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+    });
     await expect(missing.ping()).rejects.toThrow();
     missing.destroy();
   });

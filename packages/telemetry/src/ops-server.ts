@@ -70,7 +70,10 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     if (path === '/readyz') {
       const results = await Promise.all(checks.map(async ([name, check]) => [name, await runCheck(check, checkTimeoutMs)] as const));
       const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
-      const body = { status: failing.length === 0 ? 'ok' : 'unavailable', checks: Object.fromEntries(results.map(([name, ok]) => [name, ok ? 'ok' : 'failing'])) };
+      const body = {
+        status: failing.length === 0 ? 'ok' : 'unavailable',
+        checks: Object.fromEntries(results.map(([name, ok]) => [name, ok ? 'ok' : 'failing'])),
+      };
       return send(res, failing.length === 0 ? 200 : 503, JSON.stringify(body));
     }
     if (path === '/metrics') {
@@ -95,7 +98,8 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     });
   });
   const bound = server.address() as AddressInfo;
-  const host = !options.address.host || options.address.host === '0.0.0.0' || options.address.host === '::' ? '127.0.0.1' : options.address.host;
+  const host =
+    !options.address.host || options.address.host === '0.0.0.0' || options.address.host === '::' ? '127.0.0.1' : options.address.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound.port}`;
   options.logger.info({ address: bound }, 'ops server listening');
 

@@ -37,7 +37,14 @@ describe('worker ops server', () => {
     const response = await fetch(`${ops.url}/metrics`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
-    expect(sampleValue(await response.text(), 'sitelens_jobs_total', { queue: 'parse', name: 'scrape', outcome: 'completed', service: 'ops-test' })).toBe(1);
+    expect(
+      sampleValue(await response.text(), 'sitelens_jobs_total', {
+        queue: 'parse',
+        name: 'scrape',
+        outcome: 'completed',
+        service: 'ops-test',
+      }),
+    ).toBe(1);
   });
 
   it('reports not ready, naming the checks that fail or hang', async () => {

@@ -33,7 +33,7 @@ export function descendants(pid: number): ProcInfo[] {
     .filter((info): info is ProcInfo => info !== undefined);
   const found: ProcInfo[] = [];
   const parents = new Set([pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const info of all) {
       if (parents.has(info.ppid) && !parents.has(info.pid)) {

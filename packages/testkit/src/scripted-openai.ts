@@ -132,33 +132,36 @@ function errorBody(message: string, status: number) {
 function completion(request: RecordedRequest, step: Extract<ScriptStep, { type: 'json' | 'text' }>, n: number) {
   const content = step.type === 'json' ? JSON.stringify(step.data) : step.content;
   const promptChars = (request.body.messages ?? []).reduce((sum, message) => sum + textOf(message.content).length, 0);
-  const usage = step.type === 'json' && step.usage
-    ? step.usage
-    : { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: Math.ceil(content.length / 4) };
+  const usage =
+    step.type === 'json' && step.usage
+      ? step.usage
+      : { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: Math.ceil(content.length / 4) };
   const id = `chatcmpl-scripted-${n}`;
-  const choice = request.mode === 'tools'
-    ? {
-        index: 0,
-        finish_reason: 'tool_calls',
-        logprobs: null,
-        message: {
-          role: 'assistant',
-          content: null,
-          tool_calls: [
-            {
-              id: `call_${n}`,
-              type: 'function',
-              function: {
-                name: typeof request.body.tool_choice === 'object' && request.body.tool_choice.function
-                  ? request.body.tool_choice.function.name
-                  : request.body.tools?.[0]?.function.name ?? 'extract',
-                arguments: content,
+  const choice =
+    request.mode === 'tools'
+      ? {
+          index: 0,
+          finish_reason: 'tool_calls',
+          logprobs: null,
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: `call_${n}`,
+                type: 'function',
+                function: {
+                  name:
+                    typeof request.body.tool_choice === 'object' && request.body.tool_choice.function
+                      ? request.body.tool_choice.function.name
+                      : (request.body.tools?.[0]?.function.name ?? 'extract'),
+                  arguments: content,
+                },
               },
-            },
-          ],
-        },
-      }
-    : { index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content } };
+            ],
+          },
+        }
+      : { index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content } };
   return {
     id,
     object: 'chat.completion',
@@ -213,7 +216,10 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       headers: req.headers,
       body,
       mode,
-      userText: (body.messages ?? []).filter((m) => m.role === 'user').map((m) => textOf(m.content)).join('\n'),
+      userText: (body.messages ?? [])
+        .filter((m) => m.role === 'user')
+        .map((m) => textOf(m.content))
+        .join('\n'),
       schema: schemaOf(body, mode),
     };
     requests.push(request);

@@ -26,11 +26,23 @@ export async function startTestGateway(
   options: { waitForRedis?: boolean } = {},
 ): Promise<TestGateway> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelens-gw-'));
-  const config = loadConfig({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: uniquePrefix('gw'), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({
+    REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX: uniquePrefix('gw'),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
   const logger = createLogger({ level: 'silent', service: 'gateway-test' });
   const blobStore = store ?? new FsBlobStore(path.join(dataDir, 'blobs'), 'test-secret');
   const metrics = createMetrics({ service: 'gateway-test', collectDefaults: false });
-  const built = await buildGatewayDeps(config, { logger, metrics, version: 'test', store: blobStore, schemaChecker: schemaCheckerForTests() });
+  const built = await buildGatewayDeps(config, {
+    logger,
+    metrics,
+    version: 'test',
+    store: blobStore,
+    schemaChecker: schemaCheckerForTests(),
+  });
   const { deps } = built;
   if (options.waitForRedis !== false) {
     await new Promise<void>((resolve) => (deps.redis.status === 'ready' ? resolve() : deps.redis.once('ready', () => resolve())));

@@ -67,11 +67,7 @@ export class EmailConfirmations {
   /** Notes that `owner` wants watch mail sent to `address`; `origin` is where the confirm link points. */
   async register(owner: string, address: string, origin: string): Promise<void> {
     const key = this.recordKey(owner, address);
-    await this.redis
-      .multi()
-      .hsetnx(key, 'address', address)
-      .hset(key, 'origin', origin, 'registered_at', String(this.now()))
-      .exec();
+    await this.redis.multi().hsetnx(key, 'address', address).hset(key, 'origin', origin, 'registered_at', String(this.now())).exec();
   }
 
   async isConfirmed(owner: string, address: string): Promise<boolean> {

@@ -43,7 +43,11 @@ function payloadOf(watch: WatchRecord, trigger: WatchTrigger): WatchJobPayload {
 export async function scheduleWatch(queue: ParseQueue, watch: WatchRecord): Promise<void> {
   // BullMQ types a scheduler id like a job name; any string is a valid id.
   const schedulerId = watchSchedulerId(watch.id) as ParseQueueJobName;
-  await queue.upsertJobScheduler(schedulerId, { pattern: watchPattern(watch), tz: 'UTC' }, { name: 'watch', data: payloadOf(watch, 'schedule') });
+  await queue.upsertJobScheduler(
+    schedulerId,
+    { pattern: watchPattern(watch), tz: 'UTC' },
+    { name: 'watch', data: payloadOf(watch, 'schedule') },
+  );
 }
 
 /** Removes the schedule and its pending tick. */
@@ -58,10 +62,6 @@ export async function nextWatchCheck(queue: ParseQueue, watchId: string): Promis
 }
 
 /** Queues one check now (the baseline at create, or `POST /check`), within the owner's fair share. */
-export async function enqueueWatchCheck(
-  gates: JobGates,
-  watch: WatchRecord,
-  trigger: Exclude<WatchTrigger, 'schedule'>,
-): Promise<Job> {
+export async function enqueueWatchCheck(gates: JobGates, watch: WatchRecord, trigger: Exclude<WatchTrigger, 'schedule'>): Promise<Job> {
   return addJob(gates, 'watch', payloadOf(watch, trigger), `watch-${trigger}-${randomUUID()}`);
 }

@@ -108,7 +108,12 @@ export class WatchStore {
       const cap = String(options.maxPerOwner ?? 0);
       return (await this.redis.eval(CREATE_CAPPED, 3, ...keys, String(score), watch.id, cap, ...encode(watch))) === 1;
     }
-    await exec(this.redis.multi().hset(this.keys(watch.id).watch, ...encode(watch)).zadd(watchIndexKey(this.prefix), score, watch.id));
+    await exec(
+      this.redis
+        .multi()
+        .hset(this.keys(watch.id).watch, ...encode(watch))
+        .zadd(watchIndexKey(this.prefix), score, watch.id),
+    );
     return true;
   }
 

@@ -16,7 +16,10 @@ export class CrawlScope {
   private readonly hosts = new Set<string>();
   private readonly matchPath: ((path: string) => boolean) | undefined;
 
-  constructor(startUrl: string, private readonly options: CrawlScopeOptions = {}) {
+  constructor(
+    startUrl: string,
+    private readonly options: CrawlScopeOptions = {},
+  ) {
     this.addHost(new URL(startUrl).hostname);
     const patterns = (options.patterns ?? []).map((p) => p.trim()).filter(Boolean);
     // "blog/*" means "/blog/*": paths always start with a slash.

@@ -87,7 +87,6 @@ interface Candidate {
   depth: number;
 }
 
-
 class Crawl {
   readonly result: CrawlResult;
   private readonly scope: CrawlScope;
@@ -227,8 +226,7 @@ class Crawl {
 
   async run(): Promise<CrawlResult> {
     const maxDepth = Math.max(0, this.options.depth ?? 1);
-    const sitemapUrls =
-      this.options.useSitemap === false || maxDepth === 0 ? Promise.resolve([]) : this.discoverSitemap();
+    const sitemapUrls = this.options.useSitemap === false || maxDepth === 0 ? Promise.resolve([]) : this.discoverSitemap();
     this.progress();
     let level = await this.allowed([{ url: this.start, depth: 0 }]);
     for (let depth = 0; level.length > 0 && this.admitted < this.limit; depth += 1) {

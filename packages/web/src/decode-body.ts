@@ -62,8 +62,7 @@ function bomCharset(bytes: Buffer): { charset: string; skip: number } | undefine
 /** Looks for a declared charset in the first bytes of an HTML or XML document. */
 function sniffDeclaredCharset(bytes: Buffer): string | undefined {
   const head = bytes.subarray(0, 4096).toString('latin1');
-  const meta =
-    /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head) ?? /<\?xml[^>]+encoding\s*=\s*["']([\w.:-]+)/i.exec(head);
+  const meta = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head) ?? /<\?xml[^>]+encoding\s*=\s*["']([\w.:-]+)/i.exec(head);
   return meta?.[1]?.toLowerCase();
 }
 

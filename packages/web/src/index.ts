@@ -17,12 +17,7 @@ export { normalizeUrl } from './url-normalize';
 export { capBytes, ByteBudget, type CappedText } from './byte-cap';
 export { RobotsCache, parseRobots, ROBOTS_USER_AGENT, type RobotsRules, type RobotsCacheOptions } from './robots';
 export { parseSitemap, discoverFromSitemaps, type ParsedSitemap, type SitemapDiscoveryOptions } from './sitemap';
-export {
-  createContentExtractor,
-  type ContentExtractor,
-  type ContentRequest,
-  type PageContent,
-} from './content/page-content';
+export { createContentExtractor, type ContentExtractor, type ContentRequest, type PageContent } from './content/page-content';
 export type { PageMetadata } from './content/metadata';
 export { looksLikeJsShell } from './content/js-shell';
 export { parseDocument } from './content/dom';
@@ -40,16 +35,24 @@ export { flattenDeepNesting, DOM_DEPTH_CAP } from './content/flatten';
 export { extractMainContent, type MainContent } from './content/main-content';
 export { createMarkdownConverter, type MarkdownConverter } from './content/markdown';
 export { htmlToText } from './content/text';
-export { openResources, urlCheckOf, type WebDeps, type WebResources, type Renderer, type RenderResult, type ContentProcessor } from './deps';
+export {
+  openResources,
+  urlCheckOf,
+  type WebDeps,
+  type WebResources,
+  type Renderer,
+  type RenderResult,
+  type ContentProcessor,
+} from './deps';
 export { scrapePage, type PageRequest, type ScrapedPage, type ContentFormat } from './scrape-page';
 export { scrapeUrl, toScrapeResult, type ScrapeOptions, type ScrapeResult, type ScrapeMetadata } from './scrape';
+export { crawl, type CrawlOptions, type CrawlResult, type CrawlPage, type CrawlPageEvent, type CrawlStatistics } from './crawler';
 export {
-  crawl,
-  type CrawlOptions,
-  type CrawlResult,
-  type CrawlPage,
-  type CrawlPageEvent,
-  type CrawlStatistics,
-} from './crawler';
-export { deliverWebhook, signWebhookBody, SIGNATURE_HEADER, type WebhookDelivery, type WebhookOptions, type WebhookOutcome } from './webhook';
+  deliverWebhook,
+  signWebhookBody,
+  SIGNATURE_HEADER,
+  type WebhookDelivery,
+  type WebhookOptions,
+  type WebhookOutcome,
+} from './webhook';
 export { compilePathGlobs, globToRegexSource } from './path-glob';

@@ -108,9 +108,7 @@ export class RobotsCache {
       if (signal?.aborted) throw error;
       // Too large: RFC 9309 lets a crawler stop at its limit; an empty file allows everything.
       if (isAppError(error) && error.code === 'PAYLOAD_TOO_LARGE') return allowAll;
-      return disallowAll(
-        isAppError(error) ? error : new AppError('UPSTREAM_ERROR', `Could not read ${robotsUrl}`, { cause: error }),
-      );
+      return disallowAll(isAppError(error) ? error : new AppError('UPSTREAM_ERROR', `Could not read ${robotsUrl}`, { cause: error }));
     }
   }
 }

@@ -105,7 +105,12 @@ export async function scrapePage(request: PageRequest, deps: WebDeps, resources:
   }
 
   const detect = renderJs === 'auto' && deps.renderer !== undefined;
-  const content = await resources.processor.extract(fetched.body, fetched.url, { ...wanted, detectJsShell: detect }, { signal: request.signal });
+  const content = await resources.processor.extract(
+    fetched.body,
+    fetched.url,
+    { ...wanted, detectJsShell: detect },
+    { signal: request.signal },
+  );
   if (!content.jsShell) return { ...page, html: fetched.body, content };
   try {
     const rendered = await render(fetched.url, request, deps);

@@ -42,8 +42,7 @@ export function toScrapeResult(
   maxBytes = Number.POSITIVE_INFINITY,
 ): ScrapeResult {
   const { content } = page;
-  const body =
-    format === 'markdown' ? content.markdown : format === 'text' ? content.text : format === 'html' ? content.contentHtml : '';
+  const body = format === 'markdown' ? content.markdown : format === 'text' ? content.text : format === 'html' ? content.contentHtml : '';
   const capped = new ByteBudget(maxBytes, maxBytes).takePage(includeHtml ? [body ?? '', page.html] : [body ?? '']);
   return {
     success: true,

@@ -3,7 +3,8 @@
  * fragment, no default port, tracking parameters dropped, the rest of the query sorted.
  */
 
-const TRACKING = /^(utm_[a-z_]+|gclid|dclid|gbraid|wbraid|fbclid|msclkid|mc_cid|mc_eid|yclid|igshid|_ga|_gl|_hsenc|_hsmi|mkt_tok|ref_src|oly_enc_id|oly_anon_id|vero_id|spm)$/i;
+const TRACKING =
+  /^(utm_[a-z_]+|gclid|dclid|gbraid|wbraid|fbclid|msclkid|mc_cid|mc_eid|yclid|igshid|_ga|_gl|_hsenc|_hsmi|mkt_tok|ref_src|oly_enc_id|oly_anon_id|vero_id|spm)$/i;
 
 /** The normalised form of an http(s) URL (resolved against `base`), or null for anything else. */
 export function normalizeUrl(input: string, base?: string): string | null {

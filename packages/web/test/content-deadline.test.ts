@@ -6,7 +6,8 @@ import { startFixtureSite, type FixtureSite, stallingContentWorkers } from '@sit
 const DEEP = 2_000;
 const deepPage = `<html><head><title>Deep</title></head><body>${'<div>'.repeat(DEEP)}<p>The bottom of a very deep page.</p>${'</div>'.repeat(DEEP)}</body></html>`;
 const stallPage = '<html><head><title>Stall</title></head><body data-test-stall><p>never done</p></body></html>';
-const page = (title: string, body: string) => `<html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const page = (title: string, body: string) =>
+  `<html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
 /** A pool whose threads stall on the marked page; `started` flips to 1 when one does. */
 function stallingPool(size: number, timeoutMs: number): { pool: ContentWorkerPool; started: Int32Array } {
@@ -45,7 +46,10 @@ describe('content deadline', () => {
   it('skips a page that outlives its deadline, with a clear error, while the deep and light pages complete', async () => {
     const { pool } = stallingPool(2, 3_000);
     try {
-      const result = await crawl({ url: `${site.origin}/`, depth: 1, limit: 10, useSitemap: false, respectRobots: false }, { allowPrivate: true, processor: pool });
+      const result = await crawl(
+        { url: `${site.origin}/`, depth: 1, limit: 10, useSitemap: false, respectRobots: false },
+        { allowPrivate: true, processor: pool },
+      );
       expect(Object.keys(result.crawl_data).sort()).toEqual([`${site.origin}/`, `${site.origin}/deep`, `${site.origin}/light`]);
       expect(result.crawl_data[`${site.origin}/deep`]!.markdown).toContain('The bottom of a very deep page.');
       expect(result.crawl_data[`${site.origin}/light`]!.markdown).toContain('A light page that is quick to read.');

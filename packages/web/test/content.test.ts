@@ -108,7 +108,16 @@ describe('main content of real-looking pages', () => {
     expect(content.markdown).toBe(expected('div-post.expected.md'));
     expect(content.markdown).toContain('Total spend so far: £412.');
     expect(content.markdown).toContain('![Chassis](http://garage.example/2009/06/photos/chassis.jpg)');
-    for (const chrome of ['Posted by Dave', 'Share this', '3 Responses', 'Leave a Reply', 'Archives', 'Blogroll', 'Powered by', 'The chassis after cleaning']) {
+    for (const chrome of [
+      'Posted by Dave',
+      'Share this',
+      '3 Responses',
+      'Leave a Reply',
+      'Archives',
+      'Blogroll',
+      'Powered by',
+      'The chassis after cleaning',
+    ]) {
       expect(content.markdown).not.toContain(chrome);
     }
   });
@@ -287,7 +296,10 @@ describe('looksLikeJsShell', () => {
   it.each([
     ['a server-rendered article', read('article.html')],
     ['a static page without scripts', '<html><body><p>Hello, this is a tiny static page.</p></body></html>'],
-    ['a server-rendered app', `<html><body><div id="root"><h1>Shop</h1><p>${'Product text. '.repeat(30)}</p></div><script src="/a.js"></script></body></html>`],
+    [
+      'a server-rendered app',
+      `<html><body><div id="root"><h1>Shop</h1><p>${'Product text. '.repeat(30)}</p></div><script src="/a.js"></script></body></html>`,
+    ],
   ])('is false for %s', (_label, html) => {
     expect(looksLikeJsShell(html)).toBe(false);
   });

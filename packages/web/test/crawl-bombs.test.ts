@@ -7,7 +7,9 @@ import type { WebDeps } from '../src/deps';
 const html = (res: ServerResponse, title: string, links: string[] = []) =>
   void res
     .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-    .end(`<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>Body of ${title}.</p>${links.map((href) => `<a href="${href}">link</a>`).join(' ')}</main></body></html>`);
+    .end(
+      `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>Body of ${title}.</p>${links.map((href) => `<a href="${href}">link</a>`).join(' ')}</main></body></html>`,
+    );
 
 /**
  * A hostile site (issue 12): an evil glob against a long path, a 490 KB robots.txt of wildcard
@@ -26,10 +28,12 @@ describe('a crawl of a hostile site', () => {
     const rule = `Disallow: /*${'a*'.repeat(500)}x`;
     const rules = ['User-agent: *', ...Array.from({ length: Math.floor((490 * 1024) / (rule.length + 1)) }, () => rule)];
     evil.route('/robots.txt', (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end(rules.join('\n')));
-    evil.route('/sitemap.xml', (_req, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'application/xml' })
-        .end(`<urlset><url><loc>${evil.origin}/ok-sitemap</loc></url>${'<url>'.repeat(400_000)}`),
+    evil.route(
+      '/sitemap.xml',
+      (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(`<urlset><url><loc>${evil.origin}/ok-sitemap</loc></url>${'<url>'.repeat(400_000)}`),
     );
     evil.route('/', (_req, res) => html(res, 'Home', [longPath, '/ok-linked']));
     evil.route(longPath, (_req, res) => html(res, 'Long'));
@@ -58,7 +62,11 @@ describe('a crawl of a hostile site', () => {
     );
     const light = crawl({ url: `${blog.origin}/`, depth: 1, signal: AbortSignal.timeout(30_000) }, deps);
     const [result, lightResult] = await Promise.all([hostile, light]);
-    expect(Object.keys(result.crawl_data).map((url) => new URL(url).pathname).sort()).toEqual(['/', '/ok-linked', '/ok-sitemap']);
+    expect(
+      Object.keys(result.crawl_data)
+        .map((url) => new URL(url).pathname)
+        .sort(),
+    ).toEqual(['/', '/ok-linked', '/ok-sitemap']);
     expect(evil.hits).not.toContain(longPath);
     expect(lightResult.statistics.successful_pages).toBe(5);
   });

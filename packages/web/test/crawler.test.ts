@@ -95,8 +95,10 @@ describe('crawling the fixture blog', () => {
   it('gives text content and page HTML when asked', async () => {
     const result = await run({ depth: 0, format: 'text', includeHtml: true });
     const home = result.crawl_data[`${site.origin}/`]!;
-    expect(home.markdown).toBe('Field Notes\n\nA travel blog about a year on the road in a camper van, one post at a time.\n\n' +
-      'First post\nFirst post comments\nSecond post\nDrafts\nPhoto archive\nA friend\'s blog\nVan photo');
+    expect(home.markdown).toBe(
+      'Field Notes\n\nA travel blog about a year on the road in a camper van, one post at a time.\n\n' +
+        "First post\nFirst post comments\nSecond post\nDrafts\nPhoto archive\nA friend's blog\nVan photo",
+    );
     expect(home.html).toContain('<title>Field Notes</title>');
   });
 
@@ -211,13 +213,15 @@ describe('crawler behaviour on programmed sites', () => {
     const times: number[] = [];
     let active = 0;
     let peak = 0;
-    const handle = (title: string, links: string[] = []) => (_req: unknown, res: ServerResponse) => {
-      times.push(now);
-      active += 1;
-      peak = Math.max(peak, active);
-      res.on('finish', () => (active -= 1));
-      page(res, title, links);
-    };
+    const handle =
+      (title: string, links: string[] = []) =>
+      (_req: unknown, res: ServerResponse) => {
+        times.push(now);
+        active += 1;
+        peak = Math.max(peak, active);
+        res.on('finish', () => (active -= 1));
+        page(res, title, links);
+      };
     site.route('/robots.txt', (_req, res) => void res.writeHead(200).end('User-agent: *\nCrawl-delay: 0.3\n'));
     site.route('/d/start', handle('Start', ['/d/1', '/d/2', '/d/3']));
     for (const n of [1, 2, 3]) site.route(`/d/${n}`, handle(`Page ${n}`));
@@ -233,21 +237,20 @@ describe('crawler behaviour on programmed sites', () => {
   it('keeps at most perHostConcurrency requests in flight on one host', async () => {
     let active = 0;
     let peak = 0;
-    const slowPage = (title: string, links: string[] = []) => (_req: unknown, res: ServerResponse) => {
-      active += 1;
-      peak = Math.max(peak, active);
-      setTimeout(() => {
-        active -= 1;
-        page(res, title, links);
-      }, 80);
-    };
+    const slowPage =
+      (title: string, links: string[] = []) =>
+      (_req: unknown, res: ServerResponse) => {
+        active += 1;
+        peak = Math.max(peak, active);
+        setTimeout(() => {
+          active -= 1;
+          page(res, title, links);
+        }, 80);
+      };
     const children = Array.from({ length: 8 }, (_, i) => `/c/${i}`);
     site.route('/c/start', slowPage('Start', children));
     for (const child of children) site.route(child, slowPage(child));
-    const result = await crawl(
-      { url: `${site.origin}/c/start`, useSitemap: false, concurrency: 8, perHostConcurrency: 2 },
-      deps,
-    );
+    const result = await crawl({ url: `${site.origin}/c/start`, useSitemap: false, concurrency: 8, perHostConcurrency: 2 }, deps);
     expect(result.statistics.successful_pages).toBe(9);
     expect(peak).toBe(2);
   });
@@ -330,7 +333,10 @@ describe('byte caps', () => {
   });
 
   it('keeps everything, with no truncation fields, under the caps', async () => {
-    const result = await crawl({ url: `${site.origin}/`, ...options, maxPageBytes: 1_000_000, maxResultBytes: 10_000_000 }, { allowPrivate: true });
+    const result = await crawl(
+      { url: `${site.origin}/`, ...options, maxPageBytes: 1_000_000, maxResultBytes: 10_000_000 },
+      { allowPrivate: true },
+    );
     expect(result.truncated).toBeUndefined();
     expect(result.note).toBeUndefined();
     expect(Object.values(result.crawl_data).every((p) => p.truncated === undefined)).toBe(true);

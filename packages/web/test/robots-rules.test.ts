@@ -27,9 +27,33 @@ Allow: /public$
 `;
 
 const PATHS = [
-  '/', '/private/', '/private/x', '/private/open.html', '/doc.pdf', '/doc.pdf?x', '/search?q=a', '/search?q=ok',
-  '/search', '/abc', '/a/b/c', '/acb', '/axbxcx', '/exact', '/exact/', '/café/', '/caf%C3%A9/', '/caf%c3%a9/x',
-  '/café-raw/', '/tie', '/x/y/deep', '/deep', '/fish', '/fishing', '/Fish', '/public', '/public/x',
+  '/',
+  '/private/',
+  '/private/x',
+  '/private/open.html',
+  '/doc.pdf',
+  '/doc.pdf?x',
+  '/search?q=a',
+  '/search?q=ok',
+  '/search',
+  '/abc',
+  '/a/b/c',
+  '/acb',
+  '/axbxcx',
+  '/exact',
+  '/exact/',
+  '/café/',
+  '/caf%C3%A9/',
+  '/caf%c3%a9/x',
+  '/café-raw/',
+  '/tie',
+  '/x/y/deep',
+  '/deep',
+  '/fish',
+  '/fishing',
+  '/Fish',
+  '/public',
+  '/public/x',
 ];
 
 describe('robots rules', () => {

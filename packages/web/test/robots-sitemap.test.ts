@@ -166,10 +166,14 @@ describe('discoverFromSitemaps', () => {
 
   beforeAll(async () => {
     site = await startBlogSite();
-    site.route('/loop.xml', (_req, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'application/xml' })
-        .end(`<sitemapindex><sitemap><loc>${site.origin}/loop.xml</loc></sitemap><sitemap><loc>${site.origin}/gone.xml</loc></sitemap></sitemapindex>`),
+    site.route(
+      '/loop.xml',
+      (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(
+            `<sitemapindex><sitemap><loc>${site.origin}/loop.xml</loc></sitemap><sitemap><loc>${site.origin}/gone.xml</loc></sitemap></sitemapindex>`,
+          ),
     );
     fetcher = createSafeFetcher({ allowPrivate: true });
   });
@@ -197,8 +201,10 @@ describe('discoverFromSitemaps', () => {
   it('skips a sitemap over MAX_SITEMAP_BYTES and goes on with the next', async () => {
     const huge = `<urlset>${'<url><loc>https://s.example/x</loc></url>'.repeat(Math.ceil(MAX_SITEMAP_BYTES / 40))}</urlset>`;
     site.route('/huge.xml', (_req, res) => void res.writeHead(200, { 'content-type': 'application/xml' }).end(huge));
-    site.route('/small.xml', (_req, res) =>
-      void res.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset><url><loc>${site.origin}/ok</loc></url></urlset>`),
+    site.route(
+      '/small.xml',
+      (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset><url><loc>${site.origin}/ok</loc></url></urlset>`),
     );
     const urls = await discoverFromSitemaps([`${site.origin}/huge.xml`, `${site.origin}/small.xml`], { fetch: fetcher.fetch });
     expect(urls).toEqual([`${site.origin}/ok`]);

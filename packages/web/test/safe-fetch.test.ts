@@ -38,18 +38,26 @@ describe('safe fetch against the fixture site (private URLs allowed)', () => {
     site.route('/br', async (_req, res) => html(res, await brotli(PAGE), { 'content-encoding': 'br' }));
     site.route('/deflate', async (_req, res) => html(res, await deflate(PAGE), { 'content-encoding': 'deflate' }));
     site.route('/raw-deflate', async (_req, res) => html(res, await deflateRaw(PAGE), { 'content-encoding': 'deflate' }));
-    site.route('/latin1-header', (_req, res) =>
-      void res.writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1' }).end(iconv.encode(PAGE.replace(' — 10 €', ''), 'latin1')),
+    site.route(
+      '/latin1-header',
+      (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1' })
+          .end(iconv.encode(PAGE.replace(' — 10 €', ''), 'latin1')),
     );
-    site.route('/cp1252-meta', (_req, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end(iconv.encode(`<html><head><meta charset="windows-1252"></head><body>${PAGE}</body></html>`, 'windows-1252')),
+    site.route(
+      '/cp1252-meta',
+      (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(iconv.encode(`<html><head><meta charset="windows-1252"></head><body>${PAGE}</body></html>`, 'windows-1252')),
     );
-    site.route('/sjis-http-equiv', (_req, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end(iconv.encode('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"><p>日本語のページ</p>', 'Shift_JIS')),
+    site.route(
+      '/sjis-http-equiv',
+      (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(iconv.encode('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"><p>日本語のページ</p>', 'Shift_JIS')),
     );
     site.route('/big', (_req, res) => html(res, Buffer.alloc(2 * 1024 * 1024, 'a')));
     site.route('/endless', (_req, res) => {

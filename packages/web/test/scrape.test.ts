@@ -36,8 +36,9 @@ describe('scrapeUrl against the fixture site', () => {
     });
     site.route('/broken', (_req, res) => void res.writeHead(503, { 'content-type': 'text/html' }).end('<p>down</p>'));
     // Served without a charset, as old servers do: the page's http-equiv has to be read.
-    site.route('/legacy-post', (_req, res) =>
-      void res.writeHead(200, { 'content-type': 'text/html' }).end(readFileSync(path.join(PAGES, 'div-post.html'))),
+    site.route(
+      '/legacy-post',
+      (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(readFileSync(path.join(PAGES, 'div-post.html'))),
     );
     site.route('/data.json', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
     site.route('/photo.png', (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(10)));
@@ -164,9 +165,7 @@ describe('scrapeUrl against the fixture site', () => {
       const renderer = fakeRenderer();
       const result = await scrapeUrl({ url: `${site.origin}/js-shell.html` }, { ...deps, renderer });
       expect(renderer.calls).toEqual([`${site.origin}/js-shell.html`]);
-      expect(result.content).toBe(
-        '# Dashboard\n\nRendered by the browser: twelve open orders and three pending refunds.',
-      );
+      expect(result.content).toBe('# Dashboard\n\nRendered by the browser: twelve open orders and three pending refunds.');
     });
 
     it('does not render a server-rendered page in auto mode, nor anything with render_js=false', async () => {

@@ -10,7 +10,12 @@ describe('selected content', () => {
   const extractor = createContentExtractor();
 
   it('takes markdown, text and the element’s own HTML from the first match, links made absolute', () => {
-    const content = extractor.extract(PAGE, 'https://shop.example/catalog/widgets', { markdown: true, text: true, html: true, selector: '#prices' });
+    const content = extractor.extract(PAGE, 'https://shop.example/catalog/widgets', {
+      markdown: true,
+      text: true,
+      html: true,
+      selector: '#prices',
+    });
     expect(content.selectorMatched).toBe(true);
     expect(content.markdown).toBe('| Item | Price |\n| --- | --- |\n| [Blue](https://shop.example/catalog/blue) | 10 EUR |');
     expect(content.text).toBe('Item\tPrice\nBlue\t10 EUR');

@@ -16,7 +16,6 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
-
 /** The HTTP application. No I/O at build time: everything it touches comes in through `deps`. */
 export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express {
   const app = express();
@@ -41,10 +40,7 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Express 
       const labels = { method: req.method, route, status: String(res.statusCode) };
       deps.metrics.httpRequests.inc(labels);
       deps.metrics.httpDuration.observe(labels, seconds);
-      deps.logger.info(
-        { reqId: id, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000) },
-        'request',
-      );
+      deps.logger.info({ reqId: id, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
     });
     next();
   });

@@ -72,7 +72,12 @@ export async function buildGatewayDeps(
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
   const eventsConnection = createRedis(config.redis.url, 'worker');
   eventsConnection.on('error', () => undefined);
-  const settings = { connection: redis, prefix: config.redis.prefix, retentionMs: config.jobRetentionMs, eventsMaxLen: config.redis.eventsMaxLen };
+  const settings = {
+    connection: redis,
+    prefix: config.redis.prefix,
+    retentionMs: config.jobRetentionMs,
+    eventsMaxLen: config.redis.eventsMaxLen,
+  };
   const screenshot = createScreenshotQueue(settings);
   const parse = createParseQueue(settings);
   for (const queue of [screenshot, parse] as Queue[]) {

@@ -18,7 +18,11 @@ export interface RunningGateway {
 const VERSION: string = (require('../package.json') as { version: string }).version;
 
 /** Composition root of the gateway: builds its pieces, serves HTTP, and tears down in order. */
-export async function startGateway(config: Config, logger: Logger, metrics: Metrics = createMetrics({ service: 'gateway' })): Promise<RunningGateway> {
+export async function startGateway(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics = createMetrics({ service: 'gateway' }),
+): Promise<RunningGateway> {
   const built = await buildGatewayDeps(config, { logger, metrics, version: VERSION });
   const { deps } = built;
   const app = createApp(deps, { guard: createAuthGuard(deps) });

@@ -33,7 +33,7 @@ describe('/admin/queues with ADMIN_TOKEN set', () => {
     expect((await getJson(`${gw.origin}/admin/queues/api/queues`)).status).toBe(401);
   });
 
-  it('answers a malformed JSON body to the dashboard API with the service\'s JSON error', async () => {
+  it("answers a malformed JSON body to the dashboard API with the service's JSON error", async () => {
     const response = await postJson(`${gw.origin}/admin/queues/api/queues`, '}', { authorization: `Bearer ${TOKEN}` });
     expect(response.status).toBe(400);
     expect(response.json).toEqual({ success: false, error: 'Malformed JSON in request body', code: 'INVALID_REQUEST' });
@@ -56,9 +56,15 @@ describe('/admin/queues with ADMIN_TOKEN set', () => {
   });
 
   it('lists the queues, and takes Basic credentials with the token as password (browsers)', async () => {
-    await gw.deps.queues.screenshot.add('screenshot', { request: { url: 'https://example.com' }, timeoutSeconds: 30, acceptedAt: Date.now() } as never);
+    await gw.deps.queues.screenshot.add('screenshot', {
+      request: { url: 'https://example.com' },
+      timeoutSeconds: 30,
+      acceptedAt: Date.now(),
+    } as never);
     const basic = `Basic ${Buffer.from(`admin:${TOKEN}`).toString('base64')}`;
-    const response = await getJson(`${gw.origin}/admin/queues/api/queues?activeQueue=screenshot&status=waiting&page=1`, { authorization: basic });
+    const response = await getJson(`${gw.origin}/admin/queues/api/queues?activeQueue=screenshot&status=waiting&page=1`, {
+      authorization: basic,
+    });
     expect(response.status).toBe(200);
     const queues = (response.json as { queues: Array<{ name: string; counts: Record<string, number> }> }).queues;
     expect(queues.map((q) => q.name)).toEqual(['screenshot', 'parse']);
@@ -96,9 +102,15 @@ describe('/admin/queues is read-only and shows no secrets of job data', () => {
     const listed = await getJson(`${gw.origin}/admin/queues/api/queues?activeQueue=parse&status=waiting&page=1`, admin);
     expect(listed.status).toBe(200);
     expect(listed.text).not.toContain(RECEIVER_TOKEN);
-    const parse = (listed.json as { queues: Array<{ name: string; jobs: Array<{ id: string; data: Record<string, any> }> }> }).queues.find((q) => q.name === 'parse')!;
+    const parse = (listed.json as { queues: Array<{ name: string; jobs: Array<{ id: string; data: Record<string, any> }> }> }).queues.find(
+      (q) => q.name === 'parse',
+    )!;
     const shown = parse.jobs.find((job) => job.id === jobId)!;
-    expect(shown.data.request).toEqual({ url: 'https://example.com/', webhook_url: 'https://hooks.example.com/crawl', webhook_headers: '[redacted]' });
+    expect(shown.data.request).toEqual({
+      url: 'https://example.com/',
+      webhook_url: 'https://hooks.example.com/crawl',
+      webhook_headers: '[redacted]',
+    });
     expect(shown.data.owner).toBe('abcdef0123456789');
 
     const single = await getJson(`${gw.origin}/admin/queues/api/queues/parse/${jobId}`, admin);
@@ -106,7 +118,9 @@ describe('/admin/queues is read-only and shows no secrets of job data', () => {
     expect(single.text).not.toContain(RECEIVER_TOKEN);
     expect((single.json as { job: { data: Record<string, any> } }).job.data.request.webhook_headers).toBe('[redacted]');
     // The job itself keeps them: the worker still sends them.
-    expect(((await gw.deps.queues.parse.getJob(jobId))!.data as JobPayload<'crawl'>).request.webhook_headers).toMatchObject({ 'X-Receiver-Token': RECEIVER_TOKEN });
+    expect(((await gw.deps.queues.parse.getJob(jobId))!.data as JobPayload<'crawl'>).request.webhook_headers).toMatchObject({
+      'X-Receiver-Token': RECEIVER_TOKEN,
+    });
   });
 
   it('says it is read-only, and refuses every action (retry, clean, pause, add, remove)', async () => {

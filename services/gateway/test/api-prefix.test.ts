@@ -14,7 +14,9 @@ describe('API path prefixes', () => {
   const concrete = (path: string) => path.replace(/:[a-z_]+/g, 'no-such-id').replace(/\*[a-z_]+/g, 'no/such/file');
 
   it('mounts every /v1 route under /api/v1 as well, with the same handler', async () => {
-    const v1 = API_ROUTES.flatMap((route) => route.paths.filter((path) => path.startsWith('/v1/')).map((path) => ({ method: route.method, path })));
+    const v1 = API_ROUTES.flatMap((route) =>
+      route.paths.filter((path) => path.startsWith('/v1/')).map((path) => ({ method: route.method, path })),
+    );
     expect(v1.length).toBeGreaterThan(3);
     for (const { method, path } of v1) {
       for (const prefix of ['', '/api']) {
@@ -24,7 +26,10 @@ describe('API path prefixes', () => {
           body: method === 'get' || method === 'delete' ? undefined : '{}',
         });
         const body = (await response.json()) as { error?: string };
-        expect([`${method} ${prefix}${path}`, body.error ?? '']).not.toEqual([`${method} ${prefix}${path}`, expect.stringMatching(/^No route for/)]);
+        expect([`${method} ${prefix}${path}`, body.error ?? '']).not.toEqual([
+          `${method} ${prefix}${path}`,
+          expect.stringMatching(/^No route for/),
+        ]);
       }
     }
   });

@@ -65,9 +65,7 @@ describe('enforcePagesPerRequest', () => {
 
 describe('enforceStreaming', () => {
   it('refuses streaming on the free plan with 403 PLAN_LIMIT', () => {
-    expect(() => enforceStreaming({ auth: { keyId: 'k', plan: 'free' } })).toThrow(
-      /Streaming is not available on the free plan/,
-    );
+    expect(() => enforceStreaming({ auth: { keyId: 'k', plan: 'free' } })).toThrow(/Streaming is not available on the free plan/);
   });
 
   it('allows streaming on pro, enterprise and locally', () => {

@@ -18,7 +18,9 @@ describe('GET /docs', () => {
     expect(response.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     const html = await response.text();
     const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(sources).toEqual(expect.arrayContaining(['/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/init.js']));
+    expect(sources).toEqual(
+      expect.arrayContaining(['/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/init.js']),
+    );
     // Nothing from another origin, and no inline script.
     for (const source of sources) expect(source.startsWith('/')).toBe(true);
     expect(html).not.toMatch(/<script>(?!<\/script>)/);

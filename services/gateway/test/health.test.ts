@@ -38,7 +38,10 @@ describe('GET /v1/health', () => {
     try {
       const response = await getJson(`${gw.origin}/v1/health`);
       expect(response.status).toBe(503);
-      expect(response.json).toMatchObject({ status: 'unavailable', components: { redis: 'ok', storage: expect.stringMatching(/unreachable: connect ECONNREFUSED/) } });
+      expect(response.json).toMatchObject({
+        status: 'unavailable',
+        components: { redis: 'ok', storage: expect.stringMatching(/unreachable: connect ECONNREFUSED/) },
+      });
     } finally {
       await gw.close();
     }

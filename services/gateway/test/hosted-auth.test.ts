@@ -191,7 +191,12 @@ describe('hosted mode: issued keys', () => {
     for (const name of keys) {
       expect(name).not.toContain(key);
       const type = await gw.deps.redis.type(name);
-      const dump = type === 'hash' ? JSON.stringify(await gw.deps.redis.hgetall(name)) : type === 'set' ? JSON.stringify(await gw.deps.redis.smembers(name)) : String(await gw.deps.redis.get(name));
+      const dump =
+        type === 'hash'
+          ? JSON.stringify(await gw.deps.redis.hgetall(name))
+          : type === 'set'
+            ? JSON.stringify(await gw.deps.redis.smembers(name))
+            : String(await gw.deps.redis.get(name));
       expect(dump).not.toContain(key.slice(12));
     }
   });

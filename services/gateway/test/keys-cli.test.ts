@@ -113,7 +113,7 @@ describe('keys CLI', () => {
     expect((await probe(gw.origin, out.key)).status).toBe(404);
   });
 
-  it('rotates a key\'s webhook secret: the new one alone on stdout (or in --json), stored for the workers', async () => {
+  it("rotates a key's webhook secret: the new one alone on stdout (or in --json), stored for the workers", async () => {
     const config = loadConfig(env);
     const secrets = new WebhookSecretStore(gw.deps.redis, gw.config.redis.prefix);
     const first = capture();

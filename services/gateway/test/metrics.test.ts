@@ -25,14 +25,28 @@ describe('GET /metrics (local mode: on the API port)', () => {
     const health = { method: 'GET', route: '/v1/health', status: '200', service: 'gateway-test' };
     expect(sampleValue(text, 'sitelens_http_requests_total', health)).toBe(1);
     expect(sampleValue(text, 'sitelens_http_request_duration_seconds_count', health)).toBe(1);
-    for (const name of ['sitelens_jobs_total', 'sitelens_job_duration_seconds', 'sitelens_browser_pages_in_use', 'sitelens_model_calls_total', 'sitelens_model_tokens_total']) {
+    for (const name of [
+      'sitelens_jobs_total',
+      'sitelens_job_duration_seconds',
+      'sitelens_browser_pages_in_use',
+      'sitelens_model_calls_total',
+      'sitelens_model_tokens_total',
+    ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }
   });
 
   it('reports queue depth read from Redis at scrape time', async () => {
-    await gw.deps.queues.screenshot.add('screenshot', { request: { url: 'https://example.com' }, timeoutSeconds: 30, acceptedAt: Date.now() } as never);
-    await gw.deps.queues.screenshot.add('screenshot', { request: { url: 'https://example.org' }, timeoutSeconds: 30, acceptedAt: Date.now() } as never, { delay: 60_000 });
+    await gw.deps.queues.screenshot.add('screenshot', {
+      request: { url: 'https://example.com' },
+      timeoutSeconds: 30,
+      acceptedAt: Date.now(),
+    } as never);
+    await gw.deps.queues.screenshot.add(
+      'screenshot',
+      { request: { url: 'https://example.org' }, timeoutSeconds: 30, acceptedAt: Date.now() } as never,
+      { delay: 60_000 },
+    );
     const text = await (await fetch(`${gw.origin}/metrics`)).text();
     const depth = (state: string) => sampleValue(text, 'sitelens_queue_jobs', { queue: 'screenshot', state });
     expect([depth('waiting'), depth('delayed'), depth('active'), depth('failed')]).toEqual([1, 1, 0, 0]);
@@ -59,10 +73,16 @@ describe('/metrics in hosted mode: on the ops port (OPS_HTTP_ADDR), not on the A
       QUEUE_PREFIX: uniquePrefix('gw-ops'),
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitelens-gw-ops-')),
     });
-    gateway = await startGateway(config, createLogger({ level: 'silent', service: 'gateway-test' }), createMetrics({ service: 'gateway-test', collectDefaults: false }));
+    gateway = await startGateway(
+      config,
+      createLogger({ level: 'silent', service: 'gateway-test' }),
+      createMetrics({ service: 'gateway-test', collectDefaults: false }),
+    );
     const address = gateway.server.address();
     origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    await new Promise<void>((resolve) => (gateway.deps.redis.status === 'ready' ? resolve() : gateway.deps.redis.once('ready', () => resolve())));
+    await new Promise<void>((resolve) =>
+      gateway.deps.redis.status === 'ready' ? resolve() : gateway.deps.redis.once('ready', () => resolve()),
+    );
   });
   afterAll(async () => {
     await gateway.deps.queues.screenshot.obliterate({ force: true }).catch(() => undefined);
@@ -80,7 +100,11 @@ describe('/metrics in hosted mode: on the ops port (OPS_HTTP_ADDR), not on the A
   it('serves Prometheus text, queue depth included, and probes on the ops port', async () => {
     expect(gateway.ops).toBeDefined();
     await getJson(`${origin}/v1/health`);
-    await gateway.deps.queues.screenshot.add('screenshot', { request: { url: 'https://example.com' }, timeoutSeconds: 30, acceptedAt: Date.now() } as never);
+    await gateway.deps.queues.screenshot.add('screenshot', {
+      request: { url: 'https://example.com' },
+      timeoutSeconds: 30,
+      acceptedAt: Date.now(),
+    } as never);
     const response = await fetch(`${gateway.ops!.url}/metrics`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);

@@ -9,7 +9,9 @@ describe('parseJobTimeoutSeconds', () => {
   it('covers collection plus every wave of model calls with all their attempts and waits', () => {
     // 10 pages / 4 at once = 3 waves; each 4 attempts of 30 s plus 8 s of backoff.
     expect(parseJobTimeoutSeconds(llm(), 10)).toBe(120 + 3 * (4 * 30 + 8));
-    expect(parseJobTimeoutSeconds(llm({ PARSE_MAX_RETRIES: '0', PARSE_TIMEOUT: '5s', PARSE_CONCURRENCY: '10' }), 10)).toBe(120 + 1 * (5 + 1));
+    expect(parseJobTimeoutSeconds(llm({ PARSE_MAX_RETRIES: '0', PARSE_TIMEOUT: '5s', PARSE_CONCURRENCY: '10' }), 10)).toBe(
+      120 + 1 * (5 + 1),
+    );
   });
 
   it('grows with the pages asked for', () => {
@@ -54,7 +56,9 @@ describe('parse error bodies', () => {
   });
 
   it('rebuild a job failure with its code, hiding internal messages', () => {
-    expect(parseJobFailure('LLM_ERROR: The language model failed (4 attempts): HTTP 429', { pagesProcessed: 3, executionTimeMs: 5 }).toBody()).toEqual({
+    expect(
+      parseJobFailure('LLM_ERROR: The language model failed (4 attempts): HTTP 429', { pagesProcessed: 3, executionTimeMs: 5 }).toBody(),
+    ).toEqual({
       success: false,
       error: 'The language model failed (4 attempts): HTTP 429',
       code: 'LLM_ERROR',

@@ -48,7 +48,17 @@ describe('screenshot jobs through the gateway', () => {
         return {
           key,
           contentType: 'image/png',
-          metadata: { width: 1, height: 1, format: 'png', file_size: IMAGE.length, load_time: 12, device: job.data.request.device, full_page: false, truncated: false, max_height: 16384 },
+          metadata: {
+            width: 1,
+            height: 1,
+            format: 'png',
+            file_size: IMAGE.length,
+            load_time: 12,
+            device: job.data.request.device,
+            full_page: false,
+            truncated: false,
+            max_height: 16384,
+          },
         };
       },
       { connection: { url: testRedisUrl() }, prefix: gw.config.redis.prefix },
@@ -59,7 +69,13 @@ describe('screenshot jobs through the gateway', () => {
     startStandInWorker();
     const created = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/', device: 'mobile' });
     expect(created.status).toBe(202);
-    expect(created.json).toMatchObject({ success: true, type: 'screenshot', status: 'processing', url: 'https://example.com/', metadata: { device: 'mobile' } });
+    expect(created.json).toMatchObject({
+      success: true,
+      type: 'screenshot',
+      status: 'processing',
+      url: 'https://example.com/',
+      metadata: { device: 'mobile' },
+    });
     const jobId = created.json.job_id as string;
     expect(jobId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
@@ -81,7 +97,14 @@ describe('screenshot jobs through the gateway', () => {
     const done = await polling;
     expect(done.status).toBe(200);
     expect(done.json).toMatchObject({ success: true, job_id: jobId, status: 'completed', url: 'https://example.com/' });
-    expect(done.json.metadata).toMatchObject({ width: 1, height: 1, format: 'png', file_size: IMAGE.length, load_time: 12, device: 'mobile' });
+    expect(done.json.metadata).toMatchObject({
+      width: 1,
+      height: 1,
+      format: 'png',
+      file_size: IMAGE.length,
+      load_time: 12,
+      device: 'mobile',
+    });
     const screenshot = done.json.screenshot as string;
     expect(screenshot.startsWith(`${gw.origin}/v1/files/screenshots/${jobId}.png?`)).toBe(true);
     const expiresAt = Date.parse(done.json.expires_at as string);
@@ -103,7 +126,13 @@ describe('screenshot jobs through the gateway', () => {
     // The job lookup shows the same job with a screenshot URL.
     const lookup = await getJson(`${gw.origin}/v1/crawl/${jobId}`);
     expect(lookup.status).toBe(200);
-    expect(lookup.json).toMatchObject({ success: true, job_id: jobId, type: 'screenshot', status: 'completed', data: { url: 'https://example.com/' } });
+    expect(lookup.json).toMatchObject({
+      success: true,
+      job_id: jobId,
+      type: 'screenshot',
+      status: 'completed',
+      data: { url: 'https://example.com/' },
+    });
     expect((lookup.json.data as { screenshot: string }).screenshot).toContain(`/v1/files/screenshots/${jobId}.png`);
 
     // Once the job is gone (retention), its id is 404.
@@ -114,7 +143,7 @@ describe('screenshot jobs through the gateway', () => {
     expect((await getJson(`${gw.origin}/v1/crawl/${jobId}`)).status).toBe(404);
   });
 
-  it("gives a job its whole capture budget as timeoutSeconds: timeout, delay, the full-page scroll pass and a margin", async () => {
+  it('gives a job its whole capture budget as timeoutSeconds: timeout, delay, the full-page scroll pass and a margin', async () => {
     const plain = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/', timeout: 30 });
     const slow = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/', timeout: 30, delay: 20, full_page: true });
     const seconds = async (id: unknown) => (await gw.deps.queues.screenshot.getJob(id as string))?.data.timeoutSeconds;
@@ -123,7 +152,21 @@ describe('screenshot jobs through the gateway', () => {
   });
 
   it('reports a job no worker finished within its deadline as failed, never processing forever', async () => {
-    const request = { url: 'https://example.com/', device: 'desktop' as const, full_page: false, format: 'png' as const, dark_mode: false, hide_selectors: [], block_ads: false, wait_until: 'load' as const, delay: 0, timeout: 5, reduced_motion: false, high_contrast: false, stream: false };
+    const request = {
+      url: 'https://example.com/',
+      device: 'desktop' as const,
+      full_page: false,
+      format: 'png' as const,
+      dark_mode: false,
+      hide_selectors: [],
+      block_ads: false,
+      wait_until: 'load' as const,
+      delay: 0,
+      timeout: 5,
+      reduced_motion: false,
+      high_contrast: false,
+      stream: false,
+    };
     const old = Date.now() - gw.config.jobQueueTimeoutMs - 60_000;
     const job = await gw.deps.queues.screenshot.add('screenshot', { request, timeoutSeconds: 5, acceptedAt: old });
     const response = await getJson(`${gw.origin}/v1/screenshots?job_id=${job.id}`);

@@ -12,9 +12,17 @@ describe('screenshot request validation', () => {
   const bad: Array<[string, unknown, RegExp]> = [
     ['missing url', {}, /'url'.*required/],
     ['url not a string', { url: 42 }, /'url': must be a string/],
-    ['width of the wrong type', { url: 'https://example.com', device: 'custom', width: 'wide', height: 500 }, /'width': must be a whole number/],
+    [
+      'width of the wrong type',
+      { url: 'https://example.com', device: 'custom', width: 'wide', height: 500 },
+      /'width': must be a whole number/,
+    ],
     ['invalid CSS selector', { url: 'https://example.com', hide_selectors: ['###'] }, /'hide_selectors\.0': is not a valid CSS selector/],
-    ['invalid wait_for_selector', { url: 'https://example.com', wait_for_selector: 'div[' }, /'wait_for_selector': is not a valid CSS selector/],
+    [
+      'invalid wait_for_selector',
+      { url: 'https://example.com', wait_for_selector: 'div[' },
+      /'wait_for_selector': is not a valid CSS selector/,
+    ],
     ['ftp url', { url: 'ftp://example.com/x' }, /'url'.*http or https/],
     ['relative url', { url: '/just/a/path' }, /'url'/],
     ['overlong url', { url: `https://example.com/${'a'.repeat(2100)}` }, /'url'.*2048/],
@@ -26,7 +34,11 @@ describe('screenshot request validation', () => {
     ['quality out of range', { url: 'https://example.com', format: 'jpeg', quality: 0 }, /'quality'/],
     ['full_page not boolean', { url: 'https://example.com', full_page: 'yes' }, /'full_page'/],
     ['hide_selectors not array', { url: 'https://example.com', hide_selectors: '.ad' }, /'hide_selectors'/],
-    ['too many selectors', { url: 'https://example.com', hide_selectors: Array.from({ length: 51 }, (_, i) => `.a${i}`) }, /'hide_selectors'.*50/],
+    [
+      'too many selectors',
+      { url: 'https://example.com', hide_selectors: Array.from({ length: 51 }, (_, i) => `.a${i}`) },
+      /'hide_selectors'.*50/,
+    ],
     ['empty selector', { url: 'https://example.com', hide_selectors: [''] }, /'hide_selectors\.0'/],
     ['delay too long', { url: 'https://example.com', delay: 31 }, /'delay'/],
     ['timeout too short', { url: 'https://example.com', timeout: 1 }, /'timeout'.*5 and 120/],
@@ -48,9 +60,17 @@ describe('screenshot request validation', () => {
   });
 
   it('rejects a body that is not JSON', async () => {
-    const response = await fetch(`${gw.origin}/v1/screenshots`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'url=x' });
+    const response = await fetch(`${gw.origin}/v1/screenshots`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'url=x',
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ success: false, code: 'INVALID_REQUEST', error: expect.stringMatching(/Content-Type: application\/json/) });
+    expect(await response.json()).toMatchObject({
+      success: false,
+      code: 'INVALID_REQUEST',
+      error: expect.stringMatching(/Content-Type: application\/json/),
+    });
   });
 
   it('rejects an oversized body with 413', async () => {
@@ -66,7 +86,11 @@ describe('screenshot request validation', () => {
   });
 
   it('accepts a valid job with 202 and the documented shape, ignoring unknown fields', async () => {
-    const response = await postJson(`${gw.origin}/api/v1/screenshots`, { url: 'https://example.com/page', device: 'mobile', something_else: 1 });
+    const response = await postJson(`${gw.origin}/api/v1/screenshots`, {
+      url: 'https://example.com/page',
+      device: 'mobile',
+      something_else: 1,
+    });
     expect(response.status).toBe(202);
     expect(response.json).toMatchObject({
       success: true,
@@ -82,7 +106,12 @@ describe('screenshot request validation', () => {
   });
 
   it('treats null fields as not given and accepts jpg as jpeg (existing SDKs send both)', async () => {
-    const response = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com', format: 'jpg', device: null, hide_selectors: null });
+    const response = await postJson(`${gw.origin}/v1/screenshots`, {
+      url: 'https://example.com',
+      format: 'jpg',
+      device: null,
+      hide_selectors: null,
+    });
     expect(response.status).toBe(202);
     const job = await gw.deps.queues.screenshot.getJob(String(response.json.job_id));
     expect(job?.data.request).toMatchObject({ format: 'jpeg', device: 'desktop', hide_selectors: [] });
@@ -103,7 +132,10 @@ describe('screenshot request validation', () => {
     const response = await getJson(`${gw.origin}/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.json.openapi).toBe('3.1.0');
-    const paths = response.json.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>>;
+    const paths = response.json.paths as Record<
+      string,
+      Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>
+    >;
     const create = paths['/v1/screenshots']?.post;
     expect(Object.keys(create?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(
       expect.arrayContaining(['url', 'device', 'format', 'full_page', 'dark_mode', 'hide_selectors', 'block_ads', 'wait_for_selector']),

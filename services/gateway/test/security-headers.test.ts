@@ -32,7 +32,10 @@ describe.each([
       ['docs', fetch(`${gw.origin}/docs`)],
       ['unknown route', fetch(`${gw.origin}/no/such/route`, { headers: auth })],
       ['unknown job', fetch(`${gw.origin}/v1/screenshots/00000000-0000-4000-8000-000000000000`, { headers: auth })],
-      ['no key (hosted) or bad body', fetch(`${gw.origin}/v1/screenshots`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })],
+      [
+        'no key (hosted) or bad body',
+        fetch(`${gw.origin}/v1/screenshots`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }),
+      ],
       ['dashboard without token', fetch(`${gw.origin}/admin/queues`)],
       ['dashboard', fetch(`${gw.origin}/admin/queues`, { headers: { authorization: `Bearer ${ADMIN}` } })],
       ['bad file signature', fetch(`${gw.origin}/v1/files/screenshots/x.png?expires=1&signature=nope`)],

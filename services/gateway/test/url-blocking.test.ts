@@ -43,7 +43,11 @@ describe('private addresses in hosted mode (screenshots)', () => {
   });
 
   it('accepts a public address in hosted mode', async () => {
-    const response = await postJson(`${hosted.origin}/v1/screenshots`, { url: 'http://93.184.215.14/' }, { authorization: `Bearer ${key}` });
+    const response = await postJson(
+      `${hosted.origin}/v1/screenshots`,
+      { url: 'http://93.184.215.14/' },
+      { authorization: `Bearer ${key}` },
+    );
     expect(response.status).toBe(202);
   });
 

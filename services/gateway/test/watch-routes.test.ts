@@ -103,7 +103,7 @@ describe('watches in hosted mode', () => {
     expect((await getJson(`${gw.origin}/v1/watch`)).status).toBe(401);
   });
 
-  it("shows a watch only to the key that made it; other keys get 404 on every route", async () => {
+  it('shows a watch only to the key that made it; other keys get 404 on every route', async () => {
     const mine = await getJson(`${gw.origin}/v1/watch/${id}`, as(KEYS.a));
     expect(mine.status).toBe(200);
     expect(mine.json.watch).toMatchObject({ id, status: 'active' });
@@ -215,7 +215,11 @@ describe('watches within the plan (hosted mode)', () => {
     }
     const sixth = await postJson(`${gw.origin}/v1/watch`, base, as(KEYS.free));
     expect(sixth.status).toBe(403);
-    expect(sixth.json).toEqual({ success: false, code: 'PLAN_LIMIT', error: 'The free plan allows at most 5 watches; delete one to create another' });
+    expect(sixth.json).toEqual({
+      success: false,
+      code: 'PLAN_LIMIT',
+      error: 'The free plan allows at most 5 watches; delete one to create another',
+    });
     // Another key's count is its own.
     expect((await postJson(`${gw.origin}/v1/watch`, base, as(KEYS.pro))).status).toBe(201);
 

@@ -7,7 +7,14 @@ import { createModelClient, type ModelClient, type ModelClientDeps } from '@site
 import { createSchemaChecker, type SchemaChecker, type SchemaCheckerOptions } from '@sitelens/parse-input';
 import { QUEUES, bounded } from '@sitelens/contracts';
 import type { QueueEvents } from 'bullmq';
-import { createJobGate, createQueueEvents, createRedis, createScreenshotQueue, type ScreenshotGate, type ScreenshotQueue } from '@sitelens/queue';
+import {
+  createJobGate,
+  createQueueEvents,
+  createRedis,
+  createScreenshotQueue,
+  type ScreenshotGate,
+  type ScreenshotQueue,
+} from '@sitelens/queue';
 import { RESULTS_KEY_PREFIX, createBlobStore, localSecret, scheduleSweep, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import {
@@ -63,7 +70,12 @@ export interface OpenedContext {
   close(): Promise<void>;
 }
 
-export async function openParseWorkerContext(config: Config, logger: Logger, metrics: Metrics, options: ContextOptions = {}): Promise<OpenedContext> {
+export async function openParseWorkerContext(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics,
+  options: ContextOptions = {},
+): Promise<OpenedContext> {
   const allowPrivate = config.allowPrivateUrls;
   const policy = urlPolicyOf(config, logger);
   const fetcher = createSafeFetcher({ ...policy, resolve: options.resolve, connectionsPerOrigin: config.crawlConcurrency });
@@ -88,7 +100,8 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
   // Local mode without WEBHOOK_SECRET: a secret of its own in DATA_DIR (never URL_SIGNING_SECRET).
   // Hosted mode writes nothing there: issued keys have their own secrets, static keys WEBHOOK_SECRET.
   const localWebhookSecret =
-    config.webhookSecret ?? (config.mode === 'local' ? await localSecret(path.resolve(config.storage.dataDir), undefined, '.webhook-secret') : undefined);
+    config.webhookSecret ??
+    (config.mode === 'local' ? await localSecret(path.resolve(config.storage.dataDir), undefined, '.webhook-secret') : undefined);
   const redis = createRedis(config.redis.url, 'client');
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
   const webhookSecrets = createWebhookSecrets(config, redis, localWebhookSecret);
@@ -133,7 +146,10 @@ export async function openParseWorkerContext(config: Config, logger: Logger, met
       await schemaChecker.close();
       await fetcher.close();
       await screenshotQueue.close().catch(() => undefined);
-      await bounded(screenshotEvents.close().catch(() => undefined), 2_000);
+      await bounded(
+        screenshotEvents.close().catch(() => undefined),
+        2_000,
+      );
       eventsConnection.disconnect();
       redis.disconnect();
     },

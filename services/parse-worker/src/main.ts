@@ -15,7 +15,6 @@ export interface RunningParseWorker {
   close(): Promise<void>;
 }
 
-
 /** Composition root of the parse worker: scrape, crawl, parse and watch jobs. */
 export async function startParseWorker(
   config: Config,
@@ -49,14 +48,15 @@ export async function startParseWorker(
   const { worker } = jobs;
   worker.on('error', (error) => logger.warn({ err: error.message }, 'parse worker problem'));
   // With ROLE=all the gateway owns the ops listener (hosted mode) or serves /metrics itself.
-  const ops = config.role !== 'all' && config.opsHttp
-    ? await startOpsServer({
-        address: config.opsHttp,
-        registry: metrics.registry,
-        logger,
-        readiness: { redis: () => connection.status === 'ready', worker: () => worker.isRunning() },
-      })
-    : undefined;
+  const ops =
+    config.role !== 'all' && config.opsHttp
+      ? await startOpsServer({
+          address: config.opsHttp,
+          registry: metrics.registry,
+          logger,
+          readiness: { redis: () => connection.status === 'ready', worker: () => worker.isRunning() },
+        })
+      : undefined;
   logger.info('parse worker started');
   return {
     worker: worker as unknown as Worker,
@@ -67,7 +67,10 @@ export async function startParseWorker(
       // back (its lock lapses and another worker takes it as stalled). With Redis unreachable
       // BullMQ's close never resolves, so every wait is bounded and the connection dropped.
       await bounded(worker.close(), config.shutdownTimeoutMs);
-      await bounded(worker.close(true).catch(() => undefined), 2_000);
+      await bounded(
+        worker.close(true).catch(() => undefined),
+        2_000,
+      );
       await bounded(opened.close(), 5_000);
       await jobs.close();
       connection.disconnect();

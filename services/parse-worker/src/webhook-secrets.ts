@@ -14,7 +14,11 @@ export interface WebhookSecrets {
   secretFor(owner: string | undefined): Promise<string | undefined>;
 }
 
-export function createWebhookSecrets(config: Pick<Config, 'apiKeys' | 'webhookSecret' | 'redis'>, redis: Redis, localSecret: string | undefined): WebhookSecrets {
+export function createWebhookSecrets(
+  config: Pick<Config, 'apiKeys' | 'webhookSecret' | 'redis'>,
+  redis: Redis,
+  localSecret: string | undefined,
+): WebhookSecrets {
   const staticKeyIds = new Set(config.apiKeys.map(({ key }) => keyIdOf(hashApiKey(key))));
   const issued = new WebhookSecretStore(redis, config.redis.prefix);
   return {

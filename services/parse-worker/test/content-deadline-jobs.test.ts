@@ -8,16 +8,21 @@ import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';
 
 type Json = Record<string, unknown>;
-const html = (title: string, body: string) => `<html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const html = (title: string, body: string) =>
+  `<html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
 describe('content deadline in scrape and crawl jobs', () => {
   let stack: ServiceStack;
   let site: FixtureSite;
 
   beforeAll(async () => {
-    stack = await startServiceStack({ CONTENT_TIMEOUT: '2s' }, {}, {
-      contentWorkers: stallingContentWorkers(new SharedArrayBuffer(4)),
-    });
+    stack = await startServiceStack(
+      { CONTENT_TIMEOUT: '2s' },
+      {},
+      {
+        contentWorkers: stallingContentWorkers(new SharedArrayBuffer(4)),
+      },
+    );
     site = await startFixtureSite();
     const serve = (body: string) => (_req: unknown, res: import('node:http').ServerResponse) =>
       void res.writeHead(200, { 'content-type': 'text/html' }).end(body);
@@ -47,7 +52,11 @@ describe('content deadline in scrape and crawl jobs', () => {
     const created = await postJson(`${stack.origin}/v1/crawl`, { url: `${site.origin}/`, depth: 1, link_limit: 5 });
     expect(created.status).toBe(202);
     const [final] = (
-      await pollUntil(() => getJson(`${stack.origin}/v1/crawl/${created.json.job_id as string}`).then((r) => r.json), (v) => v.status !== 'processing', 60_000)
+      await pollUntil(
+        () => getJson(`${stack.origin}/v1/crawl/${created.json.job_id as string}`).then((r) => r.json),
+        (v) => v.status !== 'processing',
+        60_000,
+      )
     ).slice(-1);
     expect(final).toMatchObject({ status: 'completed' });
     const data = final!.data as Json;

@@ -50,14 +50,21 @@ describe('crawl jobs', () => {
     expect(jobId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     const [final] = (
-      await pollUntil(() => getJson(created.json.status_url as string).then((r) => r.json), (view) => view.status === 'completed')
+      await pollUntil(
+        () => getJson(created.json.status_url as string).then((r) => r.json),
+        (view) => view.status === 'completed',
+      )
     ).slice(-1);
     expect(final).toMatchObject({ success: true, job_id: jobId, type: 'crawl', status: 'completed' });
     const data = final!.data as Json;
     expect(data.url).toBe(`${blog.origin}/`);
-    expect(pathsOf(blog, data).sort()).toEqual(
-      ['/', '/posts/first-post.html', '/posts/fourth-post.html', '/posts/second-post.html', '/posts/third-post.html'],
-    );
+    expect(pathsOf(blog, data).sort()).toEqual([
+      '/',
+      '/posts/first-post.html',
+      '/posts/fourth-post.html',
+      '/posts/second-post.html',
+      '/posts/third-post.html',
+    ]);
     expect(data.error_data).toEqual({});
     expect(data.statistics).toEqual({ total_pages: 5, successful_pages: 5, failed_pages: 0 });
     expect(pageHits(blog)).not.toContain('/private/drafts.html');
@@ -90,13 +97,18 @@ describe('crawl jobs', () => {
   });
 
   it('gives text and page html when asked', async () => {
-    const final = await crawlToEnd(stack, { url: `${blog.origin}/posts/first-post.html`, format: 'text', include_html: true, link_limit: 1 });
+    const final = await crawlToEnd(stack, {
+      url: `${blog.origin}/posts/first-post.html`,
+      format: 'text',
+      include_html: true,
+      link_limit: 1,
+    });
     const page = (final.data as { crawl_data: Record<string, Json> }).crawl_data[`${blog.origin}/posts/first-post.html`]!;
     expect(page.markdown).toMatch(/^First post\n\nThe first entry of the blog/);
     expect(page.html).toContain('<title>First post - Field Notes</title>');
   });
 
-  it('accepts the Python client\'s nulls for unset fields', async () => {
+  it("accepts the Python client's nulls for unset fields", async () => {
     const final = await crawlToEnd(stack, {
       url: `${blog.origin}/`,
       format: 'markdown',
@@ -111,7 +123,7 @@ describe('crawl jobs', () => {
     expect((final.data as Json).statistics).toEqual({ total_pages: 5, successful_pages: 5, failed_pages: 0 });
   });
 
-  it('takes the JS client\'s format links and type fields, crawling markdown', async () => {
+  it("takes the JS client's format links and type fields, crawling markdown", async () => {
     const final = await crawlToEnd(stack, { url: `${blog.origin}/`, type: 'crawl', format: 'links', link_limit: 1 });
     const home = (final.data as { crawl_data: Record<string, Json> }).crawl_data[`${blog.origin}/`]!;
     expect(home.markdown).toMatch(/^# Field Notes\n/);
@@ -170,7 +182,9 @@ describe('crawl depth, progress and webhooks', () => {
         const next = chain[i + 1];
         if (pagePath === '/c') await holdC;
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(`<html><head><title>Page ${pagePath}</title></head><body><main><h1>Page ${pagePath}</h1><p>Step ${i}.</p>${next ? `<a href="${next}">next</a>` : ''}</main></body></html>`);
+        res.end(
+          `<html><head><title>Page ${pagePath}</title></head><body><main><h1>Page ${pagePath}</h1><p>Step ${i}.</p>${next ? `<a href="${next}">next</a>` : ''}</main></body></html>`,
+        );
       }),
     );
     receiver = createServer((req, res) => {
@@ -210,7 +224,8 @@ describe('crawl depth, progress and webhooks', () => {
     holdC = new Promise<void>((resolve) => (openC = resolve));
     const created = await postJson(`${stack.origin}/v1/crawl`, { url: `${site.origin}/`, depth: 5 });
     const read = () => getJson(created.json.status_url as string).then((r) => r.json);
-    const countOf = (view: Json) => ((view.data as Json | undefined)?.statistics as { successful_pages?: number } | undefined)?.successful_pages ?? 0;
+    const countOf = (view: Json) =>
+      ((view.data as Json | undefined)?.statistics as { successful_pages?: number } | undefined)?.successful_pages ?? 0;
     // Mid-way (held at /c): progress shows the pages done so far; then the crawl may finish.
     const midway = await pollUntil(read, (view) => view.status === 'processing' && countOf(view) > 0);
     openC();
@@ -236,7 +251,10 @@ describe('crawl depth, progress and webhooks', () => {
       webhook_headers: { 'X-Receiver-Token': 'abc123' },
     });
     const jobId = created.json.job_id as string;
-    await pollUntil(async () => deliveries.length, (count) => count > 0);
+    await pollUntil(
+      async () => deliveries.length,
+      (count) => count > 0,
+    );
     const [delivery] = deliveries;
     expect(delivery!.headers['x-signature']).toBe(signWebhookBody(delivery!.body, WEBHOOK_SECRET));
     expect(delivery!.headers['x-receiver-token']).toBe('abc123');

@@ -17,7 +17,10 @@ const MB = 1024 * 1024;
 /** A page of about 5 MB: mostly markup (attribute filler), so its markdown stays small. */
 function bigPage(n: number, links: string[]): string {
   const filler = 'x'.repeat(9_900);
-  const rows = Array.from({ length: 510 }, (_, k) => `<div class="row" data-filler="${filler}"><p>Page ${n} row ${k}: plain words.</p></div>`);
+  const rows = Array.from(
+    { length: 510 },
+    (_, k) => `<div class="row" data-filler="${filler}"><p>Page ${n} row ${k}: plain words.</p></div>`,
+  );
   const nav = links.map((href) => `<a href="${href}">${href}</a>`).join(' ');
   return `<html><head><title>Page ${n}</title></head><body><nav>${nav}</nav><main><h1>Page ${n}</h1>${rows.join('')}<p>End of page ${n}.</p></main></body></html>`;
 }
@@ -47,7 +50,10 @@ describe('a large crawl and Redis', () => {
     paths.forEach((pathname, n) => {
       const html = bigPage(n, n === 0 ? paths.slice(1) : []);
       pages.set(`${site.origin}${pathname}`, html);
-      site.route(pathname, (_req: unknown, res: ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+      site.route(
+        pathname,
+        (_req: unknown, res: ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html),
+      );
     });
     redis = new Redis(testRedisUrl());
   }, 60_000);

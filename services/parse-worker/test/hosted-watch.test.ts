@@ -48,7 +48,9 @@ describe('watches in hosted mode', () => {
     site = await startFixtureSite();
     site.route('/page', (_req, res) => {
       fetches += 1;
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><main><h1>Status</h1><p>Visit ${fetches} of this page.</p></main></body></html>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<html><body><main><h1>Status</h1><p>Visit ${fetches} of this page.</p></main></body></html>`);
     });
     mail = await startMailSink();
     // The minute windows out of the way; the daily ones are the real plans'.
@@ -78,7 +80,10 @@ describe('watches in hosted mode', () => {
     const created = await postJson(api('/v1/watch'), { url: `${site.origin}/page`, frequency: 'daily' }, bearer(KEYS.free));
     expect(created.status).toBe(201);
     const id = created.json.watch_id as string;
-    await pollUntil(() => store.results(id), (results) => results.length === 1);
+    await pollUntil(
+      () => store.results(id),
+      (results) => results.length === 1,
+    );
 
     // Three requests so far (create, delete, create); spend all but two of the free plan's 100.
     const quota = new DailyQuota(stack.gateway.deps.redis, stack.gateway.config.redis.prefix);
@@ -112,8 +117,14 @@ describe('watches in hosted mode', () => {
     expect(created.status).toBe(201);
     const id = created.json.watch_id as string;
     // The baseline check sends the confirmation request (and no notification).
-    await pollUntil(() => store.results(id), (results) => results.length === 1);
-    await pollUntil(async () => mail.mails.length, (count) => count >= 1);
+    await pollUntil(
+      () => store.results(id),
+      (results) => results.length === 1,
+    );
+    await pollUntil(
+      async () => mail.mails.length,
+      (count) => count >= 1,
+    );
     expect(mail.mails).toHaveLength(1);
     const request = mailText(mail.mails[0]!);
     expect(request).toContain(`To: ${address}`);
@@ -129,7 +140,10 @@ describe('watches in hosted mode', () => {
     const other = await postJson(api('/v1/watch'), body, bearer(KEYS.other));
     for (const watch of [again, other]) {
       expect(watch.status).toBe(201);
-      await pollUntil(() => store.results(watch.json.watch_id as string), (results) => results.length === 1);
+      await pollUntil(
+        () => store.results(watch.json.watch_id as string),
+        (results) => results.length === 1,
+      );
     }
     expect(await tick(other.json.watch_id as string)).toMatchObject({ notifications: {} });
     expect(mail.mails).toHaveLength(1);

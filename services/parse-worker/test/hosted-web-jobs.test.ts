@@ -71,7 +71,15 @@ describe('hosted mode without private addresses', () => {
     };
     const scrapeJob = await queue.add('scrape', scrapePayload, { attempts: 1 });
     const crawlPayload: CrawlJobPayload = {
-      request: { url: `${site.origin}/`, format: 'markdown', depth: 1, link_limit: 5, patterns: [], include_subdomains: false, include_html: false },
+      request: {
+        url: `${site.origin}/`,
+        format: 'markdown',
+        depth: 1,
+        link_limit: 5,
+        patterns: [],
+        include_subdomains: false,
+        include_html: false,
+      },
       timeoutSeconds: 60,
       acceptedAt: Date.now(),
     };
@@ -79,9 +87,12 @@ describe('hosted mode without private addresses', () => {
     await queue.add('crawl', crawlPayload, { jobId: crawlId, attempts: 1 });
 
     const [failed] = (await pollUntil(() => queue.getJob(scrapeJob.id!).then((job) => job?.failedReason), Boolean)).slice(-1);
-    expect(failed).toBe("URL_BLOCKED: The URL resolves to an address this service may not reach");
+    expect(failed).toBe('URL_BLOCKED: The URL resolves to an address this service may not reach');
     const [view] = (
-      await pollUntil(() => getJson(`${stack.origin}/v1/crawl/${crawlId}`, bearer(KEYS.pro)).then((r) => r.json), (v) => v.status !== 'processing')
+      await pollUntil(
+        () => getJson(`${stack.origin}/v1/crawl/${crawlId}`, bearer(KEYS.pro)).then((r) => r.json),
+        (v) => v.status !== 'processing',
+      )
     ).slice(-1);
     expect(view).toMatchObject({ success: false, job_id: crawlId, type: 'crawl', status: 'failed', code: 'URL_BLOCKED' });
     expect(site.hits).toEqual([]);
@@ -134,7 +145,10 @@ describe('hosted mode plan caps (private addresses allowed for the fixture site)
   });
 
   it('scrapes with a key', async () => {
-    const response = await getJson(`${stack.origin}/v1/scrape?url=${encodeURIComponent(`${blog.origin}/posts/first-post.html`)}`, bearer(KEYS.free));
+    const response = await getJson(
+      `${stack.origin}/v1/scrape?url=${encodeURIComponent(`${blog.origin}/posts/first-post.html`)}`,
+      bearer(KEYS.free),
+    );
     expect(response.status).toBe(200);
     expect(response.json.content).toMatch(/^# First post\n/);
     expect(response.headers.get('x-ratelimit-limit')).toBe('10000');
@@ -168,7 +182,11 @@ describe('hosted mode: a rendered page reaches nothing inside (render_js scrape)
 
   beforeAll(async () => {
     attack = await startEgressAttack();
-    stack = await startServiceStack({ MODE: 'hosted', API_KEYS, EGRESS_ALLOW: '127.0.0.2' }, {}, { resolve: (host) => attack.resolve(host) });
+    stack = await startServiceStack(
+      { MODE: 'hosted', API_KEYS, EGRESS_ALLOW: '127.0.0.2' },
+      {},
+      { resolve: (host) => attack.resolve(host) },
+    );
   });
   afterAll(async () => {
     await stack?.close();
@@ -177,7 +195,10 @@ describe('hosted mode: a rendered page reaches nothing inside (render_js scrape)
 
   it('renders the attack page through the egress proxy; no vector and no rebinding reaches the internal service', async () => {
     for (const url of [attack.attackUrl, attack.rebindUrl]) {
-      const response = await getJson(`${stack.origin}/v1/scrape?render_js=true&format=text&fresh=true&url=${encodeURIComponent(url)}`, bearer(KEYS.pro));
+      const response = await getJson(
+        `${stack.origin}/v1/scrape?render_js=true&format=text&fresh=true&url=${encodeURIComponent(url)}`,
+        bearer(KEYS.pro),
+      );
       expect(response.status).toBe(200);
       expect(JSON.stringify(response.json)).not.toContain('INTERNAL SECRET');
     }
@@ -188,7 +209,11 @@ describe('hosted mode: a rendered page reaches nothing inside (render_js scrape)
     for (const host of [`db.internal.test:${attack.port}`, 'nowhere.example']) {
       const response = await getJson(`${stack.origin}/v1/scrape?url=${encodeURIComponent(`http://${host}/`)}`, bearer(KEYS.pro));
       expect(response.status).toBe(403);
-      expect(response.json).toEqual({ success: false, code: 'URL_BLOCKED', error: 'The URL resolves to an address this service may not reach' });
+      expect(response.json).toEqual({
+        success: false,
+        code: 'URL_BLOCKED',
+        error: 'The URL resolves to an address this service may not reach',
+      });
     }
     expect(attack.internal.connections()).toBe(0);
   });

@@ -22,9 +22,17 @@ describe('parse worker ops endpoint', () => {
   let queue: Queue;
 
   beforeAll(async () => {
-    const config = loadConfig({ ROLE: 'parse-worker', OPS_HTTP_ADDR: '127.0.0.1:0', REDIS_URL: testRedisUrl(), QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      ROLE: 'parse-worker',
+      OPS_HTTP_ADDR: '127.0.0.1:0',
+      REDIS_URL: testRedisUrl(),
+      QUEUE_PREFIX: prefix,
+      LOG_LEVEL: 'silent',
+    });
     const metrics = createMetrics({ service: 'parse-worker', collectDefaults: false });
-    running = await startParseWorker(config, logger, metrics, { handlers: { scrape: async () => ({ stored_result: { key: 'results/ops-test.json', bytes: 2 } }) } });
+    running = await startParseWorker(config, logger, metrics, {
+      handlers: { scrape: async () => ({ stored_result: { key: 'results/ops-test.json', bytes: 2 } }) },
+    });
     queue = new Queue(QUEUES.parse, { connection: { url: testRedisUrl() }, prefix });
   });
   afterAll(async () => {
@@ -36,7 +44,10 @@ describe('parse worker ops endpoint', () => {
   it('serves liveness and, once Redis is connected, readiness', async () => {
     expect(running.ops).toBeDefined();
     expect((await fetch(`${running.ops!.url}/healthz`)).status).toBe(200);
-    const ready = await eventually(() => fetch(`${running.ops!.url}/readyz`), (r) => r.status === 200);
+    const ready = await eventually(
+      () => fetch(`${running.ops!.url}/readyz`),
+      (r) => r.status === 200,
+    );
     expect(await ready.json()).toEqual({ status: 'ok', checks: { redis: 'ok', worker: 'ok' } });
   });
 
@@ -47,7 +58,10 @@ describe('parse worker ops endpoint', () => {
       () => fetch(`${running.ops!.url}/metrics`).then((r) => r.text()),
       (t) => /outcome="failed"/.test(t) && /outcome="completed"/.test(t),
     );
-    for (const [name, outcome] of [['scrape', 'completed'], ['watch', 'failed']]) {
+    for (const [name, outcome] of [
+      ['scrape', 'completed'],
+      ['watch', 'failed'],
+    ]) {
       const labels = { queue: 'parse', name, outcome, service: 'parse-worker' };
       expect([name, sampleValue(text, 'sitelens_jobs_total', labels)]).toEqual([name, 1]);
       expect([name, sampleValue(text, 'sitelens_job_duration_seconds_count', labels)]).toEqual([name, 1]);

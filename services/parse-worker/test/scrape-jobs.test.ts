@@ -29,18 +29,26 @@ describe('GET /v1/scrape', () => {
     site.route('/counter', (_req, res) => {
       versions += 1;
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<html><head><title>Counter</title></head><body><main><h1>Counter</h1><p>This is version ${versions} of the page.</p></main></body></html>`);
+      res.end(
+        `<html><head><title>Counter</title></head><body><main><h1>Counter</h1><p>This is version ${versions} of the page.</p></main></body></html>`,
+      );
     });
-    site.route('/hub', (_req, res) =>
-      void res
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end('<html><body><main><h1>Hub</h1><a href="/leaf-a">A</a> <a href="/leaf-b">B</a></main></body></html>'),
-    );
-    for (const leaf of ['a', 'b']) {
-      site.route(`/leaf-${leaf}`, (_req, res) =>
+    site.route(
+      '/hub',
+      (_req, res) =>
         void res
           .writeHead(200, { 'content-type': 'text/html' })
-          .end(`<html><body><main><h1>Leaf ${leaf}</h1><a href="/deep-${leaf}">deeper</a> <a href="https://other.example/${leaf}">out</a></main></body></html>`),
+          .end('<html><body><main><h1>Hub</h1><a href="/leaf-a">A</a> <a href="/leaf-b">B</a></main></body></html>'),
+    );
+    for (const leaf of ['a', 'b']) {
+      site.route(
+        `/leaf-${leaf}`,
+        (_req, res) =>
+          void res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(
+              `<html><body><main><h1>Leaf ${leaf}</h1><a href="/deep-${leaf}">deeper</a> <a href="https://other.example/${leaf}">out</a></main></body></html>`,
+            ),
       );
     }
     stack = await startServiceStack();
@@ -54,7 +62,9 @@ describe('GET /v1/scrape', () => {
   it('answers the contract body with main-content markdown, absolute links and metadata', async () => {
     const response = await scrape(`url=${url('/article.html')}&format=markdown`);
     expect(response.status).toBe(200);
-    const expected = readFileSync(path.join(PAGES, 'article.expected.md'), 'utf8').trimEnd().replaceAll('https://news.example', site.origin);
+    const expected = readFileSync(path.join(PAGES, 'article.expected.md'), 'utf8')
+      .trimEnd()
+      .replaceAll('https://news.example', site.origin);
     expect(response.json.content).toBe(expected);
     expect(response.json).toMatchObject({
       success: true,
@@ -118,7 +128,10 @@ describe('GET /v1/scrape', () => {
     ]);
 
     const capped = await scrape(`url=${url('/hub')}&format=links&depth=2&max_links=3`);
-    expect(capped.json).toMatchObject({ discovered: 3, links: [`${site.origin}/leaf-a`, `${site.origin}/leaf-b`, `${site.origin}/deep-a`] });
+    expect(capped.json).toMatchObject({
+      discovered: 3,
+      links: [`${site.origin}/leaf-a`, `${site.origin}/leaf-b`, `${site.origin}/deep-a`],
+    });
 
     // The clients allow 0 for both: the page's own links, no cap.
     const zero = await scrape(`url=${url('/hub')}&format=links&depth=0&max_links=0`);

@@ -43,7 +43,11 @@ describe('watch checks', () => {
   const api = (path: string) => `${stack.origin}${path}`;
   const create = (body: Record<string, unknown>) => postJson(api('/v1/watch'), body);
   const results = async (id: string) => ((await getJson(api(`/v1/watch/${id}`))).json.results as any[]) ?? [];
-  const baseline = (id: string) => pollUntil(() => results(id), (list) => list.length >= 1);
+  const baseline = (id: string) =>
+    pollUntil(
+      () => results(id),
+      (list) => list.length >= 1,
+    );
   const check = async (id: string) => {
     const response = await call('POST', api(`/v1/watch/${id}/check`));
     expect(response.status).toBe(200);
@@ -81,7 +85,11 @@ describe('watch checks', () => {
       notify_email: 'ops@example.com',
     });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ success: true, message: 'Watch created', watch: { status: 'active', notification_preference: 'changes_only' } });
+    expect(created.json).toMatchObject({
+      success: true,
+      message: 'Watch created',
+      watch: { status: 'active', notification_preference: 'changes_only' },
+    });
     const id = created.json.watch_id as string;
 
     const [first] = (await baseline(id)).at(-1)!;
@@ -94,7 +102,12 @@ describe('watch checks', () => {
     state.price = 12;
     hooks.failNext(503);
     const changed = await check(id);
-    expect(changed).toMatchObject({ trigger: 'manual', has_changed: true, change_type: 'content', diff_stats: { added_lines: 1, removed_lines: 1 } });
+    expect(changed).toMatchObject({
+      trigger: 'manual',
+      has_changed: true,
+      change_type: 'content',
+      diff_stats: { added_lines: 1, removed_lines: 1 },
+    });
     expect(changed.diff).toContain('-Basic: 10 EUR\n+Basic: 12 EUR');
     expect(changed.content_hash).not.toBe(first.content_hash);
 
@@ -106,7 +119,13 @@ describe('watch checks', () => {
     }
     const payload = JSON.parse(hooks.received[0]!.body);
     expect(payload).toMatchObject({ type: 'watch', event: 'watch.changed', watch_id: id, url: `${site.origin}/pricing` });
-    expect(payload.result).toMatchObject({ id: changed.id, has_changed: true, change_type: 'content', diff: changed.diff, has_image: false });
+    expect(payload.result).toMatchObject({
+      id: changed.id,
+      has_changed: true,
+      change_type: 'content',
+      diff: changed.diff,
+      has_image: false,
+    });
     expect(payload.result).not.toHaveProperty('image_key');
 
     expect(mail.mails).toHaveLength(1);
@@ -134,7 +153,12 @@ describe('watch checks', () => {
   });
 
   it('watches only the selected element: other edits do not count; it can go away and come back', async () => {
-    const created = await create({ url: `${site.origin}/pricing`, frequency: 'hourly', selector: '#price', notification_preference: 'all_runs' });
+    const created = await create({
+      url: `${site.origin}/pricing`,
+      frequency: 'hourly',
+      selector: '#price',
+      notification_preference: 'all_runs',
+    });
     const id = created.json.watch_id as string;
     const [first] = await baseline(id).then((seen) => seen.at(-1)!);
     expect(first.content).toBe('Basic: 10 EUR');
@@ -182,7 +206,13 @@ describe('watch checks', () => {
       { connection: { url: testRedisUrl() }, prefix },
     );
     try {
-      const created = await create({ url: `${site.origin}/pricing`, frequency: 'weekly', include_image: true, full_page: true, quality: 70 });
+      const created = await create({
+        url: `${site.origin}/pricing`,
+        frequency: 'weekly',
+        include_image: true,
+        full_page: true,
+        quality: 70,
+      });
       const id = created.json.watch_id as string;
       const [first] = await baseline(id).then((seen) => seen.at(-1)!);
       expect(requests[0]).toMatchObject({ url: `${site.origin}/pricing`, full_page: true, format: 'jpeg', quality: 70 });
@@ -193,7 +223,12 @@ describe('watch checks', () => {
 
       // Signed again on every read: once the clock has moved past the first signature's second, a
       // read gets a later expiry (polled with a deadline, not slept).
-      const [again] = await pollUntil(() => results(id), (list) => list[0].image_url !== first.image_url, 10_000, 100).then((seen) => seen.at(-1)!);
+      const [again] = await pollUntil(
+        () => results(id),
+        (list) => list[0].image_url !== first.image_url,
+        10_000,
+        100,
+      ).then((seen) => seen.at(-1)!);
       const expiry = (url: string) => Number(new URL(url).searchParams.get('expires'));
       expect(expiry(again.image_url)).toBeGreaterThan(expiry(first.image_url));
       expect((await fetch(again.image_url)).status).toBe(200);

@@ -28,7 +28,13 @@ describe('watch schedules', () => {
       (job) => job?.repeatJobKey === watchSchedulerId(id) || job?.id?.startsWith(`repeat:${watchSchedulerId(id)}:`),
     ).length;
   /** Waits (polling, with a deadline) until the watch has no tick left to run. */
-  const ticksDrained = (id: string) => pollUntil(() => pendingTicks(id), (pending) => pending === 0, 20_000, 100);
+  const ticksDrained = (id: string) =>
+    pollUntil(
+      () => pendingTicks(id),
+      (pending) => pending === 0,
+      20_000,
+      100,
+    );
 
   /** Another parse worker process, as far as Redis can tell: its own connections, context and worker. */
   async function startWorker(): Promise<RunningParseWorker> {
@@ -74,7 +80,12 @@ describe('watch schedules', () => {
     const id = created.json.watch_id as string;
     expect(created.json.watch).toMatchObject({ frequency: 'custom', custom_frequency: '* * * * * *' });
 
-    const ticks = await pollUntil(() => scheduled(id), (list) => list.length >= 5, 20_000, 200).then((seen) => seen.at(-1)!);
+    const ticks = await pollUntil(
+      () => scheduled(id),
+      (list) => list.length >= 5,
+      20_000,
+      200,
+    ).then((seen) => seen.at(-1)!);
     const times = ticks.map((result) => result.scheduled_for as string);
     expect(new Set(times).size).toBe(times.length);
     for (const time of times) expect(Date.parse(time) % 1000).toBe(0);
@@ -104,12 +115,22 @@ describe('watch schedules', () => {
     const next = await nextWatchCheck(stack.gateway.deps.queues.parse, id);
     expect(next).toBeGreaterThan(Date.now() - 1_000);
     // Once the next tick is due (polled, not slept), it is still waiting in Redis and has not run.
-    await pollUntil(async () => Date.now(), (now) => now > next! + 200, 20_000, 100);
+    await pollUntil(
+      async () => Date.now(),
+      (now) => now > next! + 200,
+      20_000,
+      100,
+    );
     expect(await pendingTicks(id)).toBeGreaterThanOrEqual(1);
     expect((await scheduled(id)).length).toBe(atPause);
     await startWorker();
     stack.worker.worker.resume();
-    const after = await pollUntil(() => scheduled(id), (list) => list.length >= atPause + 3, 20_000, 200).then((seen) => seen.at(-1)!);
+    const after = await pollUntil(
+      () => scheduled(id),
+      (list) => list.length >= atPause + 3,
+      20_000,
+      200,
+    ).then((seen) => seen.at(-1)!);
     const allTimes = after.map((result) => result.scheduled_for as string);
     expect(new Set(allTimes).size).toBe(allTimes.length);
 
@@ -129,9 +150,18 @@ describe('watch schedules', () => {
   it('fetches the page once per tick however many workers run', async () => {
     await startWorker();
     const before = fetches;
-    const created = await postJson(api('/v1/watch'), { url: `${site.origin}/ticker`, frequency: 'custom', custom_frequency: '* * * * * *' });
+    const created = await postJson(api('/v1/watch'), {
+      url: `${site.origin}/ticker`,
+      frequency: 'custom',
+      custom_frequency: '* * * * * *',
+    });
     const id = created.json.watch_id as string;
-    await pollUntil(() => scheduled(id), (list) => list.length >= 4, 20_000, 200);
+    await pollUntil(
+      () => scheduled(id),
+      (list) => list.length >= 4,
+      20_000,
+      200,
+    );
     await call('PATCH', api(`/v1/watch/${id}/pause`));
     await ticksDrained(id);
     const all = ((await getJson(api(`/v1/watch/${id}`))).json.results as any[]) ?? [];

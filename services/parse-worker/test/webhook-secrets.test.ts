@@ -114,7 +114,11 @@ describe('webhook secrets per API key (hosted mode)', () => {
     expect(refused.status).toBe(400);
     expect(refused.json).toMatchObject({ success: false, code: 'INVALID_REQUEST', field: 'webhook_url' });
     expect(refused.json.error).toMatch(/no webhook signing secret/);
-    const watch = await postJson(`${stack.origin}/v1/watch`, { url: `${site.origin}/`, frequency: 'daily', webhook_url: hooks.url }, bearer(old.key));
+    const watch = await postJson(
+      `${stack.origin}/v1/watch`,
+      { url: `${site.origin}/`, frequency: 'daily', webhook_url: hooks.url },
+      bearer(old.key),
+    );
     expect(watch.status).toBe(400);
     // Without a webhook the key works as before.
     expect((await postJson(`${stack.origin}/v1/crawl`, { url: `${site.origin}/`, depth: 1 }, bearer(old.key))).status).toBe(202);
@@ -143,7 +147,13 @@ describe('webhook secrets of static keys and local mode', () => {
 
   async function secretsFor(env: Record<string, string>) {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'sitelens-whsec-'));
-    const config = loadConfig({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: uniquePrefix('whsec'), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+    const config = loadConfig({
+      REDIS_URL: testRedisUrl(),
+      QUEUE_PREFIX: uniquePrefix('whsec'),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ...env,
+    });
     const opened = await openParseWorkerContext(config, silent, metrics(), { contentWorkers: contentWorkersForTests() });
     const { redis } = opened.context;
     await new Promise<void>((resolve) => (redis.status === 'ready' ? resolve() : redis.once('ready', () => resolve())));
@@ -151,7 +161,11 @@ describe('webhook secrets of static keys and local mode', () => {
   }
 
   it('signs static keys with WEBHOOK_SECRET in hosted mode', async () => {
-    const { secrets, close } = await secretsFor({ MODE: 'hosted', API_KEYS: `${STATIC_KEY}:pro`, WEBHOOK_SECRET: 'operator-webhook-secret' });
+    const { secrets, close } = await secretsFor({
+      MODE: 'hosted',
+      API_KEYS: `${STATIC_KEY}:pro`,
+      WEBHOOK_SECRET: 'operator-webhook-secret',
+    });
     try {
       expect(await secrets.secretFor(keyIdOf(hashApiKey(STATIC_KEY)))).toBe('operator-webhook-secret');
       // An issued key's id never falls back to it.

@@ -63,14 +63,19 @@ export async function startScreenshotWorker(
   worker.on('error', (error) => logger.warn({ err: error.message }, 'screenshot worker problem'));
 
   // With ROLE=all the gateway owns the ops listener (hosted mode) or serves /metrics itself.
-  const ops = config.role !== 'all' && config.opsHttp
-    ? await startOpsServer({
-        address: config.opsHttp,
-        registry: metrics.registry,
-        logger,
-        readiness: { redis: () => connection.status === 'ready', worker: () => worker.isRunning(), browser: () => pool.stats().pid !== undefined },
-      })
-    : undefined;
+  const ops =
+    config.role !== 'all' && config.opsHttp
+      ? await startOpsServer({
+          address: config.opsHttp,
+          registry: metrics.registry,
+          logger,
+          readiness: {
+            redis: () => connection.status === 'ready',
+            worker: () => worker.isRunning(),
+            browser: () => pool.stats().pid !== undefined,
+          },
+        })
+      : undefined;
   const stopSweep = scheduleSweep(store, {
     prefix: SCREENSHOT_KEY_PREFIX,
     maxAgeMs: config.jobRetentionMs,
@@ -93,7 +98,10 @@ export async function startScreenshotWorker(
       // Redis: give that a moment. With Redis unreachable the close never resolves (it waits on
       // its reconnecting fetch loop; a second close returns the same promise), so the wait is
       // bounded and the connection dropped.
-      await bounded(drained.catch(() => undefined), 2_000);
+      await bounded(
+        drained.catch(() => undefined),
+        2_000,
+      );
       await jobs.close();
       connection.disconnect();
       await ops?.close();

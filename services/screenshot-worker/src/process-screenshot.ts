@@ -20,14 +20,16 @@ const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'web
 /** Every image lives under this key prefix (retention sweeps it). */
 export const SCREENSHOT_KEY_PREFIX = 'screenshots/';
 
-
 /** One screenshot's work; the worker skeleton (`startJobWorker`) handles deadlines, fair share and failures. */
 export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
   return async function processScreenshot(job: Job<ScreenshotJobPayload, ScreenshotJobResult>): Promise<ScreenshotJobResult> {
     const logger = deps.logger.child({ jobId: job.id });
     const controller = new AbortController();
     // The capture enforces the request's timeout itself; this is the backstop if it does not.
-    const backstop = setTimeout(() => controller.abort(new AppError('TIMEOUT', 'Screenshot timed out')), (job.data.timeoutSeconds + 10) * 1000);
+    const backstop = setTimeout(
+      () => controller.abort(new AppError('TIMEOUT', 'Screenshot timed out')),
+      (job.data.timeoutSeconds + 10) * 1000,
+    );
     try {
       const shot = await deps.capture(job.data.request, { signal: controller.signal, logger });
       const key = `${SCREENSHOT_KEY_PREFIX}${job.id}.${EXTENSIONS[shot.metadata.format] ?? 'bin'}`;

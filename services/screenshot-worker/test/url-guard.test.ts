@@ -3,7 +3,15 @@ import { loadConfig } from '@sitelens/config';
 import { QUEUES, decodeJobError, screenshotCreateRequest } from '@sitelens/contracts';
 import { createLogger } from '@sitelens/telemetry';
 import { startScreenshotWorker, type RunningScreenshotWorker } from '../src';
-import { startFixtureSite, type FixtureSite, startEgressAttack, type EgressAttack, chromePath, testRedisUrl, uniquePrefix } from '@sitelens/testkit';
+import {
+  startFixtureSite,
+  type FixtureSite,
+  startEgressAttack,
+  type EgressAttack,
+  chromePath,
+  testRedisUrl,
+  uniquePrefix,
+} from '@sitelens/testkit';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -77,7 +85,9 @@ describe('screenshot worker against hostile pages (hosted mode)', () => {
     attack = await startEgressAttack();
     site = await startFixtureSite({ host: '127.0.0.2' });
     site.route('/heap', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<script>const k = []; for (;;) k.push(new Array(100000).fill(Math.random()));</script>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<script>const k = []; for (;;) k.push(new Array(100000).fill(Math.random()));</script>');
     });
     site.route('/light', (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>light</h1>'));
     const config = loadConfig({

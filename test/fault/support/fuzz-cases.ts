@@ -33,35 +33,150 @@ export function seededRandom(seed: number): () => number {
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'PURGE', 'FOO', 'M-SEARCH'];
 
 const ODD_VALUES: unknown[] = [
-  1e308, -1, 0, -0, 1.5, 2 ** 53 + 1, -1e-300, '', ' ', 'x'.repeat(5_000), '💩', '\u0000', '\ud800', 'null', 'true', '1e309',
-  'not a url', 'javascript:alert(1)', 'ftp://127.0.0.1/', 'http://', 'http://[::1', 'file:///etc/passwd', '//127.0.0.1',
-  `http://127.0.0.1/${'a'.repeat(3_000)}`, true, false, [], {}, [1, 2, 3], [[[[[]]]]], { $gt: '' }, JSON.parse('{"__proto__":{"polluted":1}}'),
-  Array.from({ length: 60 }, () => 'div'), ['::not-a-selector('], ['<script>'], 'custom', 'desktop ', 'PNG', 'networkidle0', 'yearly',
-  '* * * * * * *', { url: 1 }, 'DROP TABLE jobs;', '../../../../etc/passwd', '%00', '\r\nX-Injected: 1',
+  1e308,
+  -1,
+  0,
+  -0,
+  1.5,
+  2 ** 53 + 1,
+  -1e-300,
+  '',
+  ' ',
+  'x'.repeat(5_000),
+  '💩',
+  '\u0000',
+  '\ud800',
+  'null',
+  'true',
+  '1e309',
+  'not a url',
+  'javascript:alert(1)',
+  'ftp://127.0.0.1/',
+  'http://',
+  'http://[::1',
+  'file:///etc/passwd',
+  '//127.0.0.1',
+  `http://127.0.0.1/${'a'.repeat(3_000)}`,
+  true,
+  false,
+  [],
+  {},
+  [1, 2, 3],
+  [[[[[]]]]],
+  { $gt: '' },
+  JSON.parse('{"__proto__":{"polluted":1}}'),
+  Array.from({ length: 60 }, () => 'div'),
+  ['::not-a-selector('],
+  ['<script>'],
+  'custom',
+  'desktop ',
+  'PNG',
+  'networkidle0',
+  'yearly',
+  '* * * * * * *',
+  { url: 1 },
+  'DROP TABLE jobs;',
+  '../../../../etc/passwd',
+  '%00',
+  '\r\nX-Injected: 1',
 ];
 
 const MALFORMED_JSON = [
-  '{', '}', '{"url":', "{'url': 'http://127.0.0.1/'}", '{"a":1,}', '{"url":"http://127.0.0.1/" "device":"mobile"}', 'undefined',
-  'NaN', '\u0000', '\ufeff{}', '{"url":"\\x41"}', '{"a":"\\u12"}', '[1,2', '"unterminated', '01', '{"a":01}', '--', 'nul',
-  `${'['.repeat(5_000)}${']'.repeat(5_000)}`, `{"a":${'{"a":'.repeat(3_000)}1${'}'.repeat(3_001)}`,
+  '{',
+  '}',
+  '{"url":',
+  "{'url': 'http://127.0.0.1/'}",
+  '{"a":1,}',
+  '{"url":"http://127.0.0.1/" "device":"mobile"}',
+  'undefined',
+  'NaN',
+  '\u0000',
+  '\ufeff{}',
+  '{"url":"\\x41"}',
+  '{"a":"\\u12"}',
+  '[1,2',
+  '"unterminated',
+  '01',
+  '{"a":01}',
+  '--',
+  'nul',
+  `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
+  `{"a":${'{"a":'.repeat(3_000)}1${'}'.repeat(3_001)}`,
 ];
 
-const TOP_LEVEL_JSON = ['null', '1', '-1.5e400', '"string"', 'true', '[]', '[{"url":"http://127.0.0.1/"}]', '{}', '{"__proto__":{"url":"x"}}'];
+const TOP_LEVEL_JSON = [
+  'null',
+  '1',
+  '-1.5e400',
+  '"string"',
+  'true',
+  '[]',
+  '[{"url":"http://127.0.0.1/"}]',
+  '{}',
+  '{"__proto__":{"url":"x"}}',
+];
 
 const CONTENT_TYPES = [
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=----x', 'application/xml', '*/*', 'garbage///',
-  'application/json; charset=utf-16', 'application/json; charset=ebcdic', 'application/merge-patch+json', 'application/json, text/html',
-  'application/json; boundary="', '',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=----x',
+  'application/xml',
+  '*/*',
+  'garbage///',
+  'application/json; charset=utf-16',
+  'application/json; charset=ebcdic',
+  'application/merge-patch+json',
+  'application/json, text/html',
+  'application/json; boundary="',
+  '',
 ];
 
 const QUERY_VALUES = [
-  '', '%', '%ZZ', '%E0%A4%A', '%00', '-1', '0', '61', '1e3', '1.5', 'NaN', 'Infinity', '0x10', ' 5', 'true', 'yes', '[]', '{}',
-  'null', '%F0%9F%92%A9', 'a'.repeat(3_000), 'javascript:alert(1)', 'http%3A%2F%2F', 'ftp%3A%2F%2F127.0.0.1%2F', '..%2F..%2F',
+  '',
+  '%',
+  '%ZZ',
+  '%E0%A4%A',
+  '%00',
+  '-1',
+  '0',
+  '61',
+  '1e3',
+  '1.5',
+  'NaN',
+  'Infinity',
+  '0x10',
+  ' 5',
+  'true',
+  'yes',
+  '[]',
+  '{}',
+  'null',
+  '%F0%9F%92%A9',
+  'a'.repeat(3_000),
+  'javascript:alert(1)',
+  'http%3A%2F%2F',
+  'ftp%3A%2F%2F127.0.0.1%2F',
+  '..%2F..%2F',
 ];
 
 const SEGMENTS = [
-  '%E0%A4%A', '%', '%00', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '..', '.', 'x'.repeat(300), '%F0%9F%92%A9', '%20%20', 'null',
-  'undefined', '__proto__', 'constructor', '00000000-0000-0000-0000-000000000000', 'templates%2F..', ';', '%3Cscript%3E',
+  '%E0%A4%A',
+  '%',
+  '%00',
+  '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  '..',
+  '.',
+  'x'.repeat(300),
+  '%F0%9F%92%A9',
+  '%20%20',
+  'null',
+  'undefined',
+  '__proto__',
+  'constructor',
+  '00000000-0000-0000-0000-000000000000',
+  'templates%2F..',
+  ';',
+  '%3Cscript%3E',
 ];
 
 export interface Generator {
@@ -73,9 +188,15 @@ export function createGenerator(routes: readonly AnyRoute[], seed: number, authH
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const targets = routes.flatMap((route) => route.paths.map((path) => ({ route, path })));
-  targets.push({ route: undefined as unknown as AnyRoute, path: '/admin/queues/api/queues' }, { route: undefined as unknown as AnyRoute, path: '/no/such/route' });
+  targets.push(
+    { route: undefined as unknown as AnyRoute, path: '/admin/queues/api/queues' },
+    { route: undefined as unknown as AnyRoute, path: '/no/such/route' },
+  );
   let turn = 0;
-  const uuid = () => Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
+  const uuid = () =>
+    Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16))
+      .join('')
+      .replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
 
   const fieldNames = (route: AnyRoute | undefined, where: 'body' | 'query'): string[] => {
     const schema = route?.[where] as { shape?: Record<string, unknown>; def?: { shape?: Record<string, unknown> } } | undefined;
@@ -117,7 +238,10 @@ export function createGenerator(routes: readonly AnyRoute[], seed: number, authH
       if (!/^application\/([\w.+-]*\+)?json\b/.test(contentType) || body === undefined) return false;
       try {
         const parsed: unknown = JSON.parse(body);
-        const withoutNulls = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== null)) : parsed;
+        const withoutNulls =
+          typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+            ? Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== null))
+            : parsed;
         if (!route.body.safeParse(withoutNulls).success) return false;
       } catch {
         return false;

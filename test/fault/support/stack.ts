@@ -5,7 +5,21 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRedis } from '@sitelens/queue';
-import { chromePath, testRedisUrl, testS3, uniquePrefix, startFixtureSite, type FixtureSite, freePort, startService, waitForHttp, type ServiceProcess, descendants, killLeftovers, deletePrefix } from '@sitelens/testkit';
+import {
+  chromePath,
+  testRedisUrl,
+  testS3,
+  uniquePrefix,
+  startFixtureSite,
+  type FixtureSite,
+  freePort,
+  startService,
+  waitForHttp,
+  type ServiceProcess,
+  descendants,
+  killLeftovers,
+  deletePrefix,
+} from '@sitelens/testkit';
 
 export type Json = Record<string, any>;
 

@@ -110,7 +110,12 @@ export function dockerIgnores(patterns: readonly string[], file: string): boolea
     const pattern = (negate ? raw.slice(1) : raw).replace(/^\/+|\/+$/g, '');
     const source = pattern
       .split('**/')
-      .map((piece) => piece.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
+      .map((piece) =>
+        piece
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '[^/]*')
+          .replace(/\?/g, '[^/]'),
+      )
       .join('(?:.*/)?');
     const regex = new RegExp(`^${source}$`);
     if (candidates.some((candidate) => regex.test(candidate))) ignored = !negate;

@@ -80,7 +80,10 @@ export async function startParseStack(options: ParseStackOptions = {}): Promise<
 }
 
 /** Answers by the page the request is about ("Page: <url>" in the prompt sent to the model). */
-export function byPage(answers: Record<string, ScriptStep>, fallback: ScriptStep = reply.json({})): (request: RecordedRequest) => ScriptStep {
+export function byPage(
+  answers: Record<string, ScriptStep>,
+  fallback: ScriptStep = reply.json({}),
+): (request: RecordedRequest) => ScriptStep {
   return (request) => {
     const url = /Page: (\S+)/.exec(request.userText)?.[1] ?? '';
     return answers[url] ?? fallback;

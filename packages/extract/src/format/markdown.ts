@@ -3,7 +3,10 @@ import { toTable, type Cell } from './rows';
 
 function cellText(value: Cell): string {
   if (value === null) return '';
-  return String(value).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n|\r/g, '<br>');
+  return String(value)
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n|\r/g, '<br>');
 }
 
 function inlineText(value: unknown): string {

@@ -55,9 +55,12 @@ export class JobGate<D extends JobEnvelope, R, N extends string> {
       throw new DelayedError();
     }
     let renewing: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(() => {
-      renewing = this.slots.renew(slot, id).catch(() => undefined);
-    }, Math.max(1_000, Math.floor(this.slots.leaseMs / 3)));
+    const timer = setInterval(
+      () => {
+        renewing = this.slots.renew(slot, id).catch(() => undefined);
+      },
+      Math.max(1_000, Math.floor(this.slots.leaseMs / 3)),
+    );
     timer.unref();
     try {
       return await work();

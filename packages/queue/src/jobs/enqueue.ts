@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Job, JobsOptions } from 'bullmq';
-import { JOB_KINDS, jobPayload, type JobFields, type JobName, type JobPayload, type JobResult, type PayloadOptions } from '@sitelens/contracts';
+import {
+  JOB_KINDS,
+  jobPayload,
+  type JobFields,
+  type JobName,
+  type JobPayload,
+  type JobResult,
+  type PayloadOptions,
+} from '@sitelens/contracts';
 import type { ParseGate, ScreenshotGate } from '../queues';
 
 /** Each queue's gate (fair share): every job is added through one. A process passes the ones it adds to. */
@@ -31,13 +39,23 @@ export interface EnqueueOptions extends PayloadOptions {
  * Adds a job of any kind: builds its envelope (time budget, accepted time, owner) from the job map
  * and adds it to its queue through that queue's fair share.
  */
-export async function enqueue<N extends JobName>(gates: JobGates, name: N, fields: JobFields<N>, options: EnqueueOptions = {}): Promise<TypedJob<N>> {
+export async function enqueue<N extends JobName>(
+  gates: JobGates,
+  name: N,
+  fields: JobFields<N>,
+  options: EnqueueOptions = {},
+): Promise<TypedJob<N>> {
   const { jobId, ...payloadOptions } = options;
   return addJob(gates, name, jobPayload(name, fields, payloadOptions), jobId);
 }
 
 /** Adds a job whose payload was built ahead (`jobPayload`), for callers that need it first. */
-export async function addJob<N extends JobName>(gates: JobGates, name: N, payload: JobPayload<N>, jobId: string = randomUUID()): Promise<TypedJob<N>> {
+export async function addJob<N extends JobName>(
+  gates: JobGates,
+  name: N,
+  payload: JobPayload<N>,
+  jobId: string = randomUUID(),
+): Promise<TypedJob<N>> {
   const jobOptions = { ...KIND_OPTIONS[name], jobId };
   // The map ties each name to its queue; TypeScript cannot follow that through the union.
   const queue = JOB_KINDS[name].queue;
@@ -46,6 +64,10 @@ export async function addJob<N extends JobName>(gates: JobGates, name: N, payloa
   const job =
     queue === 'screenshot'
       ? await (gate as Pick<ScreenshotGate, 'add'>).add('screenshot', payload as JobPayload<'screenshot'>, jobOptions)
-      : await (gate as Pick<ParseGate, 'add'>).add(name as Exclude<JobName, 'screenshot'>, payload as JobPayload<Exclude<JobName, 'screenshot'>>, jobOptions);
+      : await (gate as Pick<ParseGate, 'add'>).add(
+          name as Exclude<JobName, 'screenshot'>,
+          payload as JobPayload<Exclude<JobName, 'screenshot'>>,
+          jobOptions,
+        );
   return job as unknown as TypedJob<N>;
 }

@@ -105,7 +105,10 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
     worker,
     gate,
     close: async () => {
-      await bounded(own.close().catch(() => undefined), 2_000);
+      await bounded(
+        own.close().catch(() => undefined),
+        2_000,
+      );
     },
   };
 }

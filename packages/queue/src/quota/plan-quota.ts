@@ -23,9 +23,7 @@ export function createQuotaCounter(redis: Redis, prefix: string, window: QuotaWi
   });
 }
 
-export type QuotaDecision =
-  | { allowed: true; remaining: number }
-  | { allowed: false; limit: number; msBeforeReset: number };
+export type QuotaDecision = { allowed: true; remaining: number } | { allowed: false; limit: number; msBeforeReset: number };
 
 /**
  * The daily window of each plan, for spending more than one point at a time outside a request. A

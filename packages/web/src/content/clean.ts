@@ -8,16 +8,42 @@
 
 /** Never content. */
 const NOT_CONTENT = [
-  'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'svg', 'link', 'meta',
-  'button', 'input', 'select', 'textarea', 'label', 'dialog',
-  '[hidden]', '[aria-hidden="true"]', '[role="dialog"]', '[role="alertdialog"]', '[aria-modal="true"]',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'svg',
+  'link',
+  'meta',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'label',
+  'dialog',
+  '[hidden]',
+  '[aria-hidden="true"]',
+  '[role="dialog"]',
+  '[role="alertdialog"]',
+  '[aria-modal="true"]',
 ].join(', ');
 
 /** Chrome by its tag or landmark role. */
 const CHROME_LANDMARKS = [
-  'nav', 'aside', 'footer', 'figcaption',
-  '[role="navigation"]', '[role="contentinfo"]', '[role="complementary"]',
-  '[role="search"]', '[role="menu"]', '[role="menubar"]',
+  'nav',
+  'aside',
+  'footer',
+  'figcaption',
+  '[role="navigation"]',
+  '[role="contentinfo"]',
+  '[role="complementary"]',
+  '[role="search"]',
+  '[role="menu"]',
+  '[role="menubar"]',
 ].join(', ');
 
 /**
@@ -55,7 +81,12 @@ function classify(element: Element): Kind | null {
   for (const token of names.split(/\s+/)) {
     if (!token) continue;
     const joined = token.replace(/[-_]/g, '');
-    const kind = WORDS[joined] ?? token.split(/[-_]+/).map((part) => WORDS[part]).find(Boolean);
+    const kind =
+      WORDS[joined] ??
+      token
+        .split(/[-_]+/)
+        .map((part) => WORDS[part])
+        .find(Boolean);
     const prefixed = PREFIXES.some((p) => joined.startsWith(p)) ? 'chrome' : undefined;
     const match = kind ?? prefixed;
     if (match === 'comments') return match;

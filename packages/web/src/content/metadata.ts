@@ -39,9 +39,7 @@ export function extractMetadata(document: Document, pageUrl: string): PageMetada
   const description = metaContent(document, 'meta[name="description" i]') ?? ogDescription;
   const title = textOf(document.querySelector('title')) || ogTitle || textOf(document.querySelector('h1'));
   const language =
-    document.documentElement?.getAttribute('lang')?.trim() ||
-    metaContent(document, 'meta[http-equiv="content-language" i]') ||
-    undefined;
+    document.documentElement?.getAttribute('lang')?.trim() || metaContent(document, 'meta[http-equiv="content-language" i]') || undefined;
   const ogImage = absoluteHttpUrl(
     metaContent(document, 'meta[property="og:image"], meta[property="og:image:url"], meta[property="og:image:secure_url"]'),
     base,

@@ -22,10 +22,7 @@ const SUBJECT = 'API key checking';
  * `Authorization: Bearer <key>` and counts against the key's plan. Local mode: no guard at all.
  * Redis trouble is a 503, never a free pass.
  */
-export function createAuthGuard(
-  deps: Pick<GatewayDeps, 'config' | 'redis' | 'logger'>,
-  options: AuthGuardOptions = {},
-): RouteGuard {
+export function createAuthGuard(deps: Pick<GatewayDeps, 'config' | 'redis' | 'logger'>, options: AuthGuardOptions = {}): RouteGuard {
   const { config, redis } = deps;
   if (config.mode !== 'hosted') return () => [];
 

@@ -1,4 +1,12 @@
-import { PlanLimit, PLANS, isPlanName, watchIntervalSeconds, type PlanLimits, type PlanName, type WatchFrequency } from '@sitelens/contracts';
+import {
+  PlanLimit,
+  PLANS,
+  isPlanName,
+  watchIntervalSeconds,
+  type PlanLimits,
+  type PlanName,
+  type WatchFrequency,
+} from '@sitelens/contracts';
 import type { RequestAuth } from '../http/request-context';
 
 /** Anything carrying the gateway's auth result: an Express request, or `{ auth }` in tests. */
@@ -22,18 +30,11 @@ function planOf(request: Authenticated): { name: PlanName; limits: PlanLimits } 
  * default applies, lowered to the plan's cap: a free-plan parse without max_pages gets 5, not 10
  * and not a 403. So validate the field as optional and pass the default here.
  */
-export function enforcePagesPerRequest(
-  request: Authenticated,
-  requested: number | undefined,
-  field: string,
-  fallback: number,
-): number {
+export function enforcePagesPerRequest(request: Authenticated, requested: number | undefined, field: string, fallback: number): number {
   const plan = planOf(request);
   if (requested === undefined) return plan ? Math.min(fallback, plan.limits.pagesPerRequest) : fallback;
   if (!plan || requested <= plan.limits.pagesPerRequest) return requested;
-  throw new PlanLimit(
-    `${field} ${requested} exceeds the ${plan.name} plan's limit of ${plan.limits.pagesPerRequest} pages per request`,
-  );
+  throw new PlanLimit(`${field} ${requested} exceeds the ${plan.name} plan's limit of ${plan.limits.pagesPerRequest} pages per request`);
 }
 
 /** Refuses a streamed response on a plan without streaming (403 PLAN_LIMIT). */
@@ -45,7 +46,8 @@ export function enforceStreaming(request: Authenticated): void {
 
 /** "every minute", "every 5 minutes", "every hour", "every 90 seconds". */
 export function describeInterval(seconds: number): string {
-  const [count, unit] = seconds % 3_600 === 0 ? [seconds / 3_600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
+  const [count, unit] =
+    seconds % 3_600 === 0 ? [seconds / 3_600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
   return count === 1 ? `every ${unit}` : `every ${count} ${unit}s`;
 }
 

@@ -14,9 +14,7 @@ export interface WindowState {
   msBeforeReset: number;
 }
 
-export type RateDecision =
-  | { allowed: true; binding: WindowState }
-  | { allowed: false; binding: WindowState; retryAfterSeconds: number };
+export type RateDecision = { allowed: true; binding: WindowState } | { allowed: false; binding: WindowState; retryAfterSeconds: number };
 
 /** The window the headers report: per-minute, unless the daily one is closer to running out. */
 export function bindingWindow(minute: WindowState, day: WindowState): WindowState {

@@ -45,7 +45,8 @@ export async function runKeysCli(argv: readonly string[], io: CliIo, config?: Co
     const store = new ApiKeyStore(redis, settings.redis.prefix);
     if (parsed.command === 'create') await create(store, parsed.plan, parsed.name, parsed.json, io);
     else if (parsed.command === 'list') await list(store, settings, parsed.json, io);
-    else if (parsed.command === 'rotate-secret') return await rotateSecret(store, new WebhookSecretStore(redis, settings.redis.prefix), settings, parsed, io);
+    else if (parsed.command === 'rotate-secret')
+      return await rotateSecret(store, new WebhookSecretStore(redis, settings.redis.prefix), settings, parsed, io);
     else return await revoke(store, settings, parsed.selector, io);
     return 0;
   } catch (error) {
@@ -70,7 +71,11 @@ type Command =
 function parseCommand(command: string, args: string[]): Command {
   try {
     if (command === 'create') {
-      const { values } = parseArgs({ args, options: { plan: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
+      const { values } = parseArgs({
+        args,
+        options: { plan: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
+        strict: true,
+      });
       if (!values.plan) throw new UsageError('create needs --plan');
       if (!isPlanName(values.plan)) throw new UsageError(`Unknown plan "${values.plan}" (plans: ${PLAN_NAMES.join(', ')})`);
       const name = (values.name ?? '').trim();
@@ -134,7 +139,21 @@ async function create(store: ApiKeyStore, plan: (typeof PLAN_NAMES)[number], nam
   const limits = PLANS[plan];
   if (json) {
     // Everything on stdout, for `OUT=$(npm run -s keys -- create ... --json)` and jq.
-    io.out(JSON.stringify({ key, webhook_secret: webhookSecret, key_id: record.keyId, prefix: record.displayPrefix, plan, name, created_at: record.createdAt }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          key,
+          webhook_secret: webhookSecret,
+          key_id: record.keyId,
+          prefix: record.displayPrefix,
+          plan,
+          name,
+          created_at: record.createdAt,
+        },
+        null,
+        2,
+      ),
+    );
     return;
   }
   // The key alone on stdout, so `KEY=$(npm run -s keys -- create ...)` works; the rest on stderr.
@@ -187,7 +206,13 @@ async function list(store: ApiKeyStore, config: Config, json: boolean, io: CliIo
   const header = ['PREFIX', 'KEY ID', 'PLAN', 'STATUS', 'CREATED', 'NAME'];
   const table = [header, ...rows.map((r) => [r.prefix, r.key_id, r.plan, r.status, r.created_at || '-', r.name || '-'])];
   const widths = header.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
-  for (const row of table) io.out(row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  for (const row of table)
+    io.out(
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 async function revoke(store: ApiKeyStore, config: Config, selector: string, io: CliIo): Promise<number> {

@@ -1,4 +1,11 @@
-import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import { BadRequest } from '@sitelens/contracts';
 import type { GatewayDeps } from '../deps';
 import { requestOrigin } from './origin';

@@ -21,7 +21,10 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: { version: strin
     for (const path of route.paths) {
       const operation: Record<string, unknown> = { summary: route.summary, tags: [route.tag] };
       const parameters: unknown[] = [];
-      for (const [where, schema] of [['query', route.query], ['path', route.params]] as const) {
+      for (const [where, schema] of [
+        ['query', route.query],
+        ['path', route.params],
+      ] as const) {
         if (!schema) continue;
         const json = toJsonSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
         for (const [name, property] of Object.entries(json.properties ?? {})) {
@@ -49,7 +52,8 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: { version: strin
     info: {
       title: 'Sitelens API',
       version: info.version,
-      description: 'Web capture (screenshots), scraping, crawling and prompt-driven AI parsing. See the README for decisions the spec leaves open.',
+      description:
+        'Web capture (screenshots), scraping, crawling and prompt-driven AI parsing. See the README for decisions the spec leaves open.',
     },
     components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     paths,

@@ -1,5 +1,6 @@
 /** Fields of job data that hold a client's secrets (webhook_headers carry their receivers' tokens). */
-const SECRET_FIELD = /^(webhook_headers|headers|http_auth|auth|authorization|proxy|password|cookies?|secret|token|api_key|webhook_secret)$/i;
+const SECRET_FIELD =
+  /^(webhook_headers|headers|http_auth|auth|authorization|proxy|password|cookies?|secret|token|api_key|webhook_secret)$/i;
 
 export const REDACTED = '[redacted]';
 
@@ -11,6 +12,9 @@ export function redactJobData(data: unknown): unknown {
   if (Array.isArray(data)) return data.map(redactJobData);
   if (data === null || typeof data !== 'object') return data;
   return Object.fromEntries(
-    Object.entries(data as Record<string, unknown>).map(([name, value]) => [name, SECRET_FIELD.test(name) && value !== undefined ? REDACTED : redactJobData(value)]),
+    Object.entries(data as Record<string, unknown>).map(([name, value]) => [
+      name,
+      SECRET_FIELD.test(name) && value !== undefined ? REDACTED : redactJobData(value),
+    ]),
   );
 }

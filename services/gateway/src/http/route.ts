@@ -52,9 +52,7 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
 }
 
 /** Keeps each route's generic types tied together at its definition. */
-export function defineRoute<B = undefined, Q = undefined, P = undefined>(
-  definition: RouteDefinition<B, Q, P>,
-): RouteDefinition<B, Q, P> {
+export function defineRoute<B = undefined, Q = undefined, P = undefined>(definition: RouteDefinition<B, Q, P>): RouteDefinition<B, Q, P> {
   return definition;
 }
 

@@ -13,9 +13,12 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, where: 'body
   }
   const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
   const message = missing ? 'is required' : issue.message;
-  throw new BadRequest(`Invalid ${where === 'body' ? 'field' : where === 'query' ? 'query parameter' : 'path parameter'} '${field}': ${message}`, {
-    details: { field },
-  });
+  throw new BadRequest(
+    `Invalid ${where === 'body' ? 'field' : where === 'query' ? 'query parameter' : 'path parameter'} '${field}': ${message}`,
+    {
+      details: { field },
+    },
+  );
 }
 
 /** The value at a path of the raw input (zod issues do not carry it). */

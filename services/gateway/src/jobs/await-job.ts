@@ -22,7 +22,12 @@ export interface JobSource {
  * before the job ends, the request is answered 503 at once so the server can close; the job itself
  * carries on in its worker.
  */
-export async function awaitJob<R>(deps: Pick<GatewayDeps, 'redis' | 'stopping'>, source: JobSource, jobId: string, waitMs: number): Promise<AwaitedJob<R>> {
+export async function awaitJob<R>(
+  deps: Pick<GatewayDeps, 'redis' | 'stopping'>,
+  source: JobSource,
+  jobId: string,
+  waitMs: number,
+): Promise<AwaitedJob<R>> {
   const { stopping } = deps;
   const follower = followJob<R>(source, jobId, { waitMs, signal: stopping, read: (work) => withRedis(deps.redis, work) });
   const end = await follower.done;

@@ -27,7 +27,11 @@ function outcomeOf(end: JobEnd<ParseJobResult>, waitMs: number, stopReason: stri
  * outcome. Start it before the job is added, so no chunk slips by. `stop(reason)` ends it with that
  * reason (the client went away, or the gateway is shutting down).
  */
-export function followParse(deps: GatewayDeps, jobId: string, options: { onProgress?(chunk: ParseJobProgress): void; waitMs: number }): ParseWatch {
+export function followParse(
+  deps: GatewayDeps,
+  jobId: string,
+  options: { onProgress?(chunk: ParseJobProgress): void; waitMs: number },
+): ParseWatch {
   let stopReason = CLIENT_GONE;
   const follower = followJob<ParseJobResult, unknown>({ queue: deps.queues.parse, events: deps.events.parse }, jobId, {
     waitMs: options.waitMs,
@@ -38,7 +42,10 @@ export function followParse(deps: GatewayDeps, jobId: string, options: { onProgr
   });
   const done = follower.done.then(
     (end) => outcomeOf(end, options.waitMs, stopReason),
-    (error: unknown) => ({ ok: false as const, failedReason: encodeJobError(error instanceof AppError ? error : new AppError('UNAVAILABLE', 'The job could not be read')) }),
+    (error: unknown) => ({
+      ok: false as const,
+      failedReason: encodeJobError(error instanceof AppError ? error : new AppError('UNAVAILABLE', 'The job could not be read')),
+    }),
   );
   return {
     done,

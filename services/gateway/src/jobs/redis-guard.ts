@@ -5,12 +5,7 @@ import { Unavailable, isAppError } from '@sitelens/contracts';
  * Runs a queue/Redis operation for a request. When Redis is not connected the request gets a 503
  * at once instead of waiting on reconnects; a Redis error mid-call is a 503 too.
  */
-export async function withRedis<T>(
-  redis: Redis,
-  operation: () => Promise<T>,
-  timeoutMs = 3_000,
-  subject = 'The job queue',
-): Promise<T> {
+export async function withRedis<T>(redis: Redis, operation: () => Promise<T>, timeoutMs = 3_000, subject = 'The job queue'): Promise<T> {
   if (redis.status !== 'ready') throw new Unavailable(`${subject} is unavailable (Redis is not reachable)`);
   let timer: NodeJS.Timeout | undefined;
   try {

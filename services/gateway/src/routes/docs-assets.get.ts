@@ -20,7 +20,9 @@ export const docsAssetsGet = defineRoute({
     const asset = swaggerAsset(name);
     if (!asset) throw new NotFound('No such file');
     await new Promise<void>((resolve, reject) => {
-      res.sendFile(asset.name, { root: asset.root, headers: { 'Content-Type': asset.contentType }, maxAge: '1d' }, (error) => (error && !res.headersSent ? reject(error) : resolve()));
+      res.sendFile(asset.name, { root: asset.root, headers: { 'Content-Type': asset.contentType }, maxAge: '1d' }, (error) =>
+        error && !res.headersSent ? reject(error) : resolve(),
+      );
     });
     return undefined;
   },

@@ -18,7 +18,8 @@ export const filesGet = defineRoute<undefined, z.infer<typeof query>, { key: str
     const key = (req.params as { key?: string[] }).key?.join('/') ?? '';
     const opened = await deps.store.openSigned(key, query.expires, query.signature);
     if (!opened.ok) {
-      if (opened.reason === 'expired') throw new AppError('URL_EXPIRED', 'This signed URL has expired; request the job again for a fresh one');
+      if (opened.reason === 'expired')
+        throw new AppError('URL_EXPIRED', 'This signed URL has expired; request the job again for a fresh one');
       if (opened.reason === 'signature') throw new AppError('SIGNATURE_INVALID', 'The URL signature is invalid');
       throw new NotFound('The file no longer exists');
     }

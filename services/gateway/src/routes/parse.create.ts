@@ -77,7 +77,10 @@ export const parseCreate = defineRoute<ParseCreateBody>({
   // job's own counts, already in its details, win).
   shapeError: (error, req) => parseError(error, { pagesProcessed: 0, executionTimeMs: Date.now() - req.receivedAt }),
   responses: {
-    200: { description: 'Parsed (or, when streaming, a text/event-stream of spec 2.5 chunks ending with this body)', schema: parseResponse },
+    200: {
+      description: 'Parsed (or, when streaming, a text/event-stream of spec 2.5 chunks ending with this body)',
+      schema: parseResponse,
+    },
     202: { description: 'Accepted (async: true)', schema: parseAccepted },
   },
   async handler({ body, req, res, deps, log, origin }) {

@@ -1,4 +1,12 @@
-import { SCRAPE_LIMITS, TimeoutError, followDeadline, scrapeQuery, scrapeResponseSchema, type ScrapeJobResult, type ScrapeQuery } from '@sitelens/contracts';
+import {
+  SCRAPE_LIMITS,
+  TimeoutError,
+  followDeadline,
+  scrapeQuery,
+  scrapeResponseSchema,
+  type ScrapeJobResult,
+  type ScrapeQuery,
+} from '@sitelens/contracts';
 import { enqueue } from '@sitelens/queue';
 import { enforcePagesPerRequest } from '../auth/plan-limits';
 import { loadJobResult } from '@sitelens/storage';
@@ -31,7 +39,9 @@ export const scrapeGet = defineRoute<undefined, ScrapeQuery>({
     }
 
     const queue = deps.queues.parse;
-    const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'scrape', { request: query, linkMapPages }, { owner: jobOwnerOf(req) }));
+    const job = await withRedis(deps.redis, () =>
+      enqueue(deps.gates, 'scrape', { request: query, linkMapPages }, { owner: jobOwnerOf(req) }),
+    );
     const waitMs = followDeadline('scrape', job.data) - Date.now();
     const source = { queue, events: deps.events.parse, gate: deps.gates.parse };
     const outcome = await awaitJob<ScrapeJobResult>(deps, source, String(job.id), waitMs);

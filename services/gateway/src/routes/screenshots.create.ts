@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import { TimeoutError, assertViewportPixels, followDeadline, screenshotCreateRequest, type ScreenshotCreateRequest, type ScreenshotJobResult } from '@sitelens/contracts';
+import {
+  TimeoutError,
+  assertViewportPixels,
+  followDeadline,
+  screenshotCreateRequest,
+  type ScreenshotCreateRequest,
+  type ScreenshotJobResult,
+} from '@sitelens/contracts';
 import { enqueue } from '@sitelens/queue';
 import type { GatewayDeps } from '../deps';
 import { awaitJob } from '../jobs/await-job';

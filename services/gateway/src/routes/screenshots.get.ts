@@ -25,7 +25,11 @@ export const screenshotsGet = defineRoute<undefined, ScreenshotGetQuery>({
     let { job, state } = await load();
     if (query.wait && state !== 'completed' && state !== 'failed') {
       const source = { queue: deps.queues.screenshot, events: deps.events.screenshot };
-      await followJob(source, query.job_id, { waitMs: query.wait * 1000, signal: deps.stopping, read: (work) => withRedis(deps.redis, work) }).done;
+      await followJob(source, query.job_id, {
+        waitMs: query.wait * 1000,
+        signal: deps.stopping,
+        read: (work) => withRedis(deps.redis, work),
+      }).done;
       ({ job, state } = await load());
     }
     const view = await viewScreenshotJob(job, state, deps, origin);

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { publicJobError, watchCheckQuery, watchIdParams, type WatchCheckQuery, type WatchIdParams, type WatchJobResult } from '@sitelens/contracts';
+import {
+  publicJobError,
+  watchCheckQuery,
+  watchIdParams,
+  type WatchCheckQuery,
+  type WatchIdParams,
+  type WatchJobResult,
+} from '@sitelens/contracts';
 import { followJob, readJob } from '@sitelens/queue';
 import { enqueueWatchCheck } from '@sitelens/watch';
 import { defineRoute } from '../http/route';

@@ -12,7 +12,9 @@ export const watchList = defineRoute<undefined, WatchListQuery>({
   summary: "List watches (in hosted mode, the calling key's), oldest first; `total` counts them all",
   tag: 'Watch',
   query: watchListQuery,
-  responses: { 200: { description: 'Watches', schema: z.object({ success: z.literal(true), total: z.number(), watches: z.array(watchSchema) }) } },
+  responses: {
+    200: { description: 'Watches', schema: z.object({ success: z.literal(true), total: z.number(), watches: z.array(watchSchema) }) },
+  },
   async handler({ query, deps, req }) {
     const store = watchStoreOf(deps);
     const page = await withRedis(deps.redis, () => store.list(watchOwnerOf(req, deps), query));

@@ -30,7 +30,7 @@ export const watchResultSchema = z.object({
   executed_at: isoTime,
   scheduled_for: isoTime.optional(),
   trigger: z.enum(['create', 'schedule', 'manual']),
-  status: z.enum(['completed', 'failed', 'skipped']).describe('skipped: not run, the key\'s daily quota was spent (see error)'),
+  status: z.enum(['completed', 'failed', 'skipped']).describe("skipped: not run, the key's daily quota was spent (see error)"),
   has_changed: z.boolean(),
   change_type: z.enum(WATCH_CHANGE_TYPES).nullable(),
   content_hash: z.string().nullable(),

@@ -5,9 +5,7 @@ import type { Logger } from '@sitelens/telemetry';
 import { deliverWebhook } from '@sitelens/web';
 import type { ParseWorkerContext } from '../context';
 
-export type CrawlOutcome =
-  | { status: 'completed'; data: CrawlJobResult }
-  | { status: 'failed'; error: string; code: ErrorCode };
+export type CrawlOutcome = { status: 'completed'; data: CrawlJobResult } | { status: 'failed'; error: string; code: ErrorCode };
 
 /** How long to wait for BullMQ to record the job's end before notifying anyway. */
 const SETTLE_MS = 10_000;

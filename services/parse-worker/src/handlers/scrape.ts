@@ -74,7 +74,14 @@ async function mapLinks(
   const found = new Set(page.links);
   if (request.depth > 1 && found.size < cap) {
     const explored = await crawl(
-      { url: page.url, depth: request.depth - 1, limit: options.pages, format: 'text', concurrency: options.concurrency, signal: options.signal },
+      {
+        url: page.url,
+        depth: request.depth - 1,
+        limit: options.pages,
+        format: 'text',
+        concurrency: options.concurrency,
+        signal: options.signal,
+      },
       deps,
     );
     const unread = new Map(Object.entries(explored.crawl_data));

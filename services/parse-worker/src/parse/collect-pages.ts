@@ -35,7 +35,6 @@ export interface CollectOptions {
   onProgress(progress: CollectionProgress): void;
 }
 
-
 function hasContent(markdown: string | undefined): markdown is string {
   return markdown !== undefined && markdown.trim().length > 0;
 }
@@ -44,7 +43,8 @@ function hasContent(markdown: string | undefined): markdown is string {
 async function scrapeEach(urls: string[], web: WebDeps, options: CollectOptions, into: CollectedPages): Promise<void> {
   const results: (CollectedPage | undefined)[] = urls.map(() => undefined);
   let next = 0;
-  const report = () => options.onProgress({ pagesProcessed: into.pages.length + results.filter(Boolean).length, totalPages: into.totalPages });
+  const report = () =>
+    options.onProgress({ pagesProcessed: into.pages.length + results.filter(Boolean).length, totalPages: into.totalPages });
   const worker = async () => {
     while (next < urls.length) {
       const index = next++;

@@ -34,9 +34,11 @@ export function createProgressReporter(sink: ProgressSink, logger: Logger): Prog
       ...(totalPages === undefined ? {} : { total_pages: totalPages }),
       partial_results: partial,
     };
-    chain = chain.then(() => sink(chunk)).catch((error: unknown) => {
-      logger.warn({ err: errorMessage(error) }, 'parse progress not recorded');
-    });
+    chain = chain
+      .then(() => sink(chunk))
+      .catch((error: unknown) => {
+        logger.warn({ err: errorMessage(error) }, 'parse progress not recorded');
+      });
   };
 
   return {

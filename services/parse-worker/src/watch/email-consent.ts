@@ -34,7 +34,11 @@ export async function mayMailWatchAddress(watch: WatchRecord, deps: EmailConsent
   const claimed = await deps.confirmations.claim(watch.owner, address);
   if (claimed) {
     try {
-      await deps.mailer.send({ to: address, subject: '[Sitelens] Confirm watch notifications', text: confirmationText(watch, claimed.link) });
+      await deps.mailer.send({
+        to: address,
+        subject: '[Sitelens] Confirm watch notifications',
+        text: confirmationText(watch, claimed.link),
+      });
       deps.logger.info({ watchId: watch.id }, 'watch e-mail confirmation sent');
     } catch (error) {
       deps.logger.warn({ err: errorMessage(error) }, 'watch e-mail confirmation not sent');

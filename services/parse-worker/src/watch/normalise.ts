@@ -53,8 +53,26 @@ export function normaliseText(text: string): string {
 
 /** Attributes that carry content; every other one (class, id, style, data-*, nonce...) is dropped. */
 const KEPT_ATTRIBUTES = new Set([
-  'href', 'src', 'alt', 'title', 'lang', 'dir', 'colspan', 'rowspan', 'headers', 'scope', 'datetime',
-  'value', 'type', 'name', 'checked', 'selected', 'disabled', 'start', 'reversed', 'label',
+  'href',
+  'src',
+  'alt',
+  'title',
+  'lang',
+  'dir',
+  'colspan',
+  'rowspan',
+  'headers',
+  'scope',
+  'datetime',
+  'value',
+  'type',
+  'name',
+  'checked',
+  'selected',
+  'disabled',
+  'start',
+  'reversed',
+  'label',
 ]);
 const DROPPED_ELEMENTS = 'script, style, noscript, template, link, meta, input[type="hidden"]';
 
@@ -67,7 +85,7 @@ function cleanElement(element: Element): void {
 }
 
 function removeComments(node: Node): void {
-  for (let child = node.firstChild; child; ) {
+  for (let child = node.firstChild; child;) {
     const next = child.nextSibling;
     if (child.nodeType === 8) child.parentNode?.removeChild(child);
     else removeComments(child);

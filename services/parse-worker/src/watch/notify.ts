@@ -34,7 +34,13 @@ export function shouldNotify(watch: Pick<WatchRecord, 'notification_preference'>
 /** The webhook body: the result without storage internals or the (large) HTML. */
 export function webhookPayload(watch: WatchRecord, result: WatchResultRecord) {
   const { image_key: imageKey, html_content: _html, ...shown } = result;
-  return { type: 'watch', event: eventOf(result), watch_id: watch.id, url: watch.url, result: { ...shown, has_image: imageKey !== undefined } };
+  return {
+    type: 'watch',
+    event: eventOf(result),
+    watch_id: watch.id,
+    url: watch.url,
+    result: { ...shown, has_image: imageKey !== undefined },
+  };
 }
 
 function emailText(watch: WatchRecord, result: WatchResultRecord): string {
@@ -71,7 +77,11 @@ export async function notifyWatch(watch: WatchRecord, result: WatchResultRecord,
     );
   }
   if (watch.notify_email && deps.mailer) {
-    const mail = { to: watch.notify_email, subject: `[Sitelens] ${eventOf(result).replace('watch.', '')}: ${watch.url}`, text: emailText(watch, result) };
+    const mail = {
+      to: watch.notify_email,
+      subject: `[Sitelens] ${eventOf(result).replace('watch.', '')}: ${watch.url}`,
+      text: emailText(watch, result),
+    };
     tasks.push(
       deps.mailer.send(mail).then(
         () => {

@@ -34,7 +34,8 @@ export async function observePage(
     const content = present ? normaliseText(page.content.markdown ?? '') : '';
     let html: string | undefined;
     if (watch.include_html) {
-      const region = present && page.html ? await resources.processor.extract(page.html, page.url, { html: true, selector: watch.selector }) : undefined;
+      const region =
+        present && page.html ? await resources.processor.extract(page.html, page.url, { html: true, selector: watch.selector }) : undefined;
       html = region?.contentHtml ?? '';
     }
     const hash = contentHash(content, html === undefined ? undefined : normaliseHtml(html));

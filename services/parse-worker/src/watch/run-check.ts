@@ -57,16 +57,29 @@ function imageFields(image: CapturedImage | undefined): Pick<WatchResultRecord, 
   return 'key' in image ? { image_key: image.key } : { image_error: image.error };
 }
 
-async function deleteImages(results: readonly Pick<WatchResultRecord, 'image_key'>[], deps: Pick<CheckDeps, 'blobs' | 'logger'>): Promise<void> {
+async function deleteImages(
+  results: readonly Pick<WatchResultRecord, 'image_key'>[],
+  deps: Pick<CheckDeps, 'blobs' | 'logger'>,
+): Promise<void> {
   for (const { image_key: key } of results) {
-    if (key) await deps.blobs.delete(key).catch((error: unknown) => deps.logger.warn({ err: String(error), key }, 'could not delete a watch image'));
+    if (key)
+      await deps.blobs
+        .delete(key)
+        .catch((error: unknown) => deps.logger.warn({ err: String(error), key }, 'could not delete a watch image'));
   }
 }
 
 /** The check's own outcome, before anything is stored. Throws only what a retry may fix. */
-async function check(watch: WatchRecord, run: CheckRun, deps: CheckDeps, base: Pick<WatchResultRecord, 'id' | 'executed_at' | 'trigger' | 'scheduled_for'>) {
+async function check(
+  watch: WatchRecord,
+  run: CheckRun,
+  deps: CheckDeps,
+  base: Pick<WatchResultRecord, 'id' | 'executed_at' | 'trigger' | 'scheduled_for'>,
+) {
   const signal = AbortSignal.timeout(WATCH_LIMITS.checkTimeoutSeconds * 1000);
-  const imageTask = watch.include_image ? captureWatchImage(watch, { gate: deps.screenshotGate, events: deps.screenshotEvents }, signal) : Promise.resolve(undefined);
+  const imageTask = watch.include_image
+    ? captureWatchImage(watch, { gate: deps.screenshotGate, events: deps.screenshotEvents }, signal)
+    : Promise.resolve(undefined);
   try {
     const observed = await observePage(watch, deps.web, { timeoutMs: PAGE_TIMEOUT_MS, signal });
     const image = await imageTask;
@@ -84,7 +97,9 @@ async function check(watch: WatchRecord, run: CheckRun, deps: CheckDeps, base: P
     };
     return { result, snapshot: observed.snapshot as WatchSnapshot | undefined };
   } catch (caught) {
-    const error = signal.aborted ? new TimeoutError(`The check of ${watch.url} took longer than ${WATCH_LIMITS.checkTimeoutSeconds} s`) : caught;
+    const error = signal.aborted
+      ? new TimeoutError(`The check of ${watch.url} took longer than ${WATCH_LIMITS.checkTimeoutSeconds} s`)
+      : caught;
     const image = await imageTask.catch(() => undefined);
     if (run.mayRetry && isAppError(error) && error.retryable) {
       await deleteImages([imageFields(image)], deps);
@@ -106,7 +121,9 @@ async function check(watch: WatchRecord, run: CheckRun, deps: CheckDeps, base: P
   }
 }
 
-function resultBase(run: Pick<CheckRun, 'trigger' | 'scheduledFor'>): Pick<WatchResultRecord, 'id' | 'executed_at' | 'trigger' | 'scheduled_for'> {
+function resultBase(
+  run: Pick<CheckRun, 'trigger' | 'scheduledFor'>,
+): Pick<WatchResultRecord, 'id' | 'executed_at' | 'trigger' | 'scheduled_for'> {
   return {
     id: randomUUID(),
     executed_at: new Date().toISOString(),

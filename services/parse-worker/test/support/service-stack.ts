@@ -32,7 +32,11 @@ export async function startServiceStack(
   });
   const logger = createLogger({ level: 'silent', service: 'parse-worker-test' });
   const metrics = createMetrics({ service: 'parse-worker-test', collectDefaults: false });
-  const worker = await startParseWorker(config, logger, metrics, { schemaChecker: schemaCheckerForTests(), ...options, contentWorkers: options.contentWorkers ?? contentWorkersForTests() });
+  const worker = await startParseWorker(config, logger, metrics, {
+    schemaChecker: schemaCheckerForTests(),
+    ...options,
+    contentWorkers: options.contentWorkers ?? contentWorkersForTests(),
+  });
   return {
     origin: gateway.origin,
     gateway,
