@@ -16,25 +16,11 @@
  * Usage: node bench/gateway/run.js [--seconds 15] [--clients 4]
  * Needs a build (npm run setup).
  */
-const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
-const path = require('node:path');
-const swc = require('@swc/core');
-const { ROOT, numericOptions, startStack, percentile } = require('../lib/harness');
+const { numericOptions, startStack, percentile, loadScriptedModel } = require('../lib/harness');
 
 const { seconds: SECONDS, clients: CLIENTS } = numericOptions({ seconds: 15, clients: 4 });
-
-function loadScriptedModel() {
-  const source = path.join(ROOT, 'packages/testkit/src/scripted-openai.ts');
-  const { code } = swc.transformFileSync(source, {
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
-  });
-  const compiled = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-model-')), 'scripted-openai.js');
-  fs.writeFileSync(compiled, code);
-  return require(compiled);
-}
 
 /** The largest schema the service accepts: 1,000 string properties, each with a pattern (~60 KB). */
 function bigSchema() {

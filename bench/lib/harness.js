@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
+const swc = require('@swc/core');
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -197,6 +198,18 @@ async function runPool(total, concurrency, task) {
   return { durations, wallMs: performance.now() - started };
 }
 
+/** The test kit's scripted OpenAI-compatible model (TypeScript), compiled once into a temp file. */
+function loadScriptedModel() {
+  const source = path.join(ROOT, 'packages/testkit/src/scripted-openai.ts');
+  const { code } = swc.transformFileSync(source, {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  });
+  const compiled = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-model-')), 'scripted-openai.js');
+  fs.writeFileSync(compiled, code);
+  return require(compiled);
+}
+
 module.exports = {
   ROOT,
   freePort,
@@ -210,4 +223,5 @@ module.exports = {
   startPageServer,
   percentile,
   runPool,
+  loadScriptedModel,
 };

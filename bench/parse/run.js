@@ -11,12 +11,9 @@
  * Usage: node bench/parse/run.js [--runs 5] [--pages 10] [--latency 300] [--concurrency 4]
  * Needs a build (npm run setup).
  */
-const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
-const path = require('node:path');
-const swc = require('@swc/core');
-const { ROOT, numericOptions, startStack, percentile } = require('../lib/harness');
+const { numericOptions, startStack, percentile, loadScriptedModel } = require('../lib/harness');
 
 const {
   runs: RUNS,
@@ -29,18 +26,6 @@ const {
   latency: 300,
   concurrency: 4,
 });
-
-/** The test suite's scripted model server (TypeScript), compiled once into a temp file. */
-function loadScriptedModel() {
-  const source = path.join(ROOT, 'packages/testkit/src/scripted-openai.ts');
-  const { code } = swc.transformFileSync(source, {
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
-  });
-  const compiled = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-model-')), 'scripted-openai.js');
-  fs.writeFileSync(compiled, code);
-  return require(compiled);
-}
 
 /** A small site: a home page linking to PAGES - 1 articles, no robots.txt or sitemap. */
 function startSite(pages) {
