@@ -16,14 +16,55 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+/** A hosted-mode screenshot worker on its own queue prefix, and a queue and its events to drive it. */
+interface HostedWorker {
+  worker: RunningScreenshotWorker;
+  queue: Queue;
+  events: QueueEvents;
+  close(): Promise<void>;
+}
+
+async function startHostedWorker(
+  label: string,
+  env: Record<string, string>,
+  browserDeps: Parameters<typeof startScreenshotWorker>[3] = {},
+): Promise<HostedWorker> {
+  const prefix = uniquePrefix(label);
+  const config = loadConfig({
+    REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX: prefix,
+    MODE: 'hosted',
+    ROLE: 'all',
+    CHROME_PATH: chromePath(),
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), `sitelens-${label}-`)),
+    SCREENSHOT_CONCURRENCY: '1',
+    ...env,
+  });
+  expect(config.allowPrivateUrls).toBe(false);
+  const worker = await startScreenshotWorker(config, createLogger({ level: 'silent', service: 'test' }), undefined, browserDeps);
+  const queue = new Queue(QUEUES.screenshot, { connection: { url: testRedisUrl() }, prefix });
+  const events = new QueueEvents(QUEUES.screenshot, { connection: { url: testRedisUrl() }, prefix });
+  await events.waitUntilReady();
+  return {
+    worker,
+    queue,
+    events,
+    async close() {
+      await worker.close();
+      await events.close();
+      await queue.obliterate({ force: true }).catch(() => undefined);
+      await queue.close();
+    },
+  };
+}
+
 /**
  * The worker applies the address rule itself: a job that reaches it (whatever the gateway did)
  * for a loopback page fails URL_BLOCKED when private URLs are not allowed.
  */
 describe('screenshot worker URL guard', () => {
-  const prefix = uniquePrefix('shot-guard');
   let site: FixtureSite;
-  let worker: RunningScreenshotWorker;
+  let hosted: HostedWorker;
   let queue: Queue;
   let events: QueueEvents;
 
@@ -33,27 +74,12 @@ describe('screenshot worker URL guard', () => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<h1>private</h1>');
     });
-    const config = loadConfig({
-      REDIS_URL: testRedisUrl(),
-      QUEUE_PREFIX: prefix,
-      MODE: 'hosted',
-      ROLE: 'all',
-      CHROME_PATH: chromePath(),
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitelens-guard-')),
-      SCREENSHOT_CONCURRENCY: '1',
-    });
-    expect(config.allowPrivateUrls).toBe(false);
-    worker = await startScreenshotWorker(config, createLogger({ level: 'silent', service: 'test' }));
-    queue = new Queue(QUEUES.screenshot, { connection: { url: testRedisUrl() }, prefix });
-    events = new QueueEvents(QUEUES.screenshot, { connection: { url: testRedisUrl() }, prefix });
-    await events.waitUntilReady();
+    hosted = await startHostedWorker('shot-guard', {});
+    ({ queue, events } = hosted);
   });
 
   afterAll(async () => {
-    await worker?.close();
-    await events?.close();
-    await queue?.obliterate({ force: true }).catch(() => undefined);
-    await queue?.close();
+    await hosted?.close();
     await site?.close();
   });
 
@@ -74,10 +100,9 @@ describe('screenshot worker URL guard', () => {
  * worker down, and a light job queued behind them completes.
  */
 describe('screenshot worker against hostile pages (hosted mode)', () => {
-  const prefix = uniquePrefix('shot-hostile');
   let attack: EgressAttack;
   let site: FixtureSite;
-  let worker: RunningScreenshotWorker;
+  let hosted: HostedWorker;
   let queue: Queue;
   let events: QueueEvents;
 
@@ -90,30 +115,16 @@ describe('screenshot worker against hostile pages (hosted mode)', () => {
         .end('<script>const k = []; for (;;) k.push(new Array(100000).fill(Math.random()));</script>');
     });
     site.route('/light', (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>light</h1>'));
-    const config = loadConfig({
-      REDIS_URL: testRedisUrl(),
-      QUEUE_PREFIX: prefix,
-      MODE: 'hosted',
-      ROLE: 'all',
-      CHROME_PATH: chromePath(),
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitelens-hostile-')),
-      SCREENSHOT_CONCURRENCY: '1',
-      EGRESS_ALLOW: '127.0.0.2',
-      PAGE_MEMORY_LIMIT_MB: '384',
-    });
-    worker = await startScreenshotWorker(config, createLogger({ level: 'silent', service: 'test' }), undefined, {
-      resolve: (host) => attack.resolve(host),
-    });
-    queue = new Queue(QUEUES.screenshot, { connection: { url: testRedisUrl() }, prefix });
-    events = new QueueEvents(QUEUES.screenshot, { connection: { url: testRedisUrl() }, prefix });
-    await events.waitUntilReady();
+    hosted = await startHostedWorker(
+      'shot-hostile',
+      { EGRESS_ALLOW: '127.0.0.2', PAGE_MEMORY_LIMIT_MB: '384' },
+      { resolve: (host) => attack.resolve(host) },
+    );
+    ({ queue, events } = hosted);
   });
 
   afterAll(async () => {
-    await worker?.close();
-    await events?.close();
-    await queue?.obliterate({ force: true }).catch(() => undefined);
-    await queue?.close();
+    await hosted?.close();
     await site?.close();
     await attack?.close();
   });
