@@ -37,16 +37,16 @@ describe('loadConfig', () => {
     expect(loadConfig({}).egressAllow).toEqual({ cidrs: [], hosts: [], suffixes: [] });
     const allow = loadConfig({
       MODE: 'hosted',
-      EGRESS_ALLOW: ' 10.20.0.0/16, 127.0.0.2 ,fd00::/8, Wiki.Corp.Example, *.staging.example ',
+      EGRESS_ALLOW: ' 10.20.0.0/16, 127.0.0.2 ,fd00::/8, Wiki.Corp.Example, *.staging.example, ::ffff:10.30.0.0/112 ',
     }).egressAllow;
     expect(allow).toEqual({
-      cidrs: ['10.20.0.0/16', '127.0.0.2/32', 'fd00::/8'],
+      cidrs: ['10.20.0.0/16', '127.0.0.2/32', 'fd00::/8', '10.30.0.0/16'],
       hosts: ['wiki.corp.example'],
       suffixes: ['.staging.example'],
     });
   });
 
-  it.each(['10.0.0.0/33', 'not a host', '*.', 'http://wiki/', '999.1.1.1'])(
+  it.each(['10.0.0.0/33', 'not a host', '*.', 'http://wiki/', '999.1.1.1', '10/8', '0x7f000001/32', '127.1', '10.1.2.3/8'])(
     'stops the start on a bad EGRESS_ALLOW entry (%s), naming the variable',
     (entry) => {
       expect(failureOf({ EGRESS_ALLOW: `10.0.0.0/8,${entry}` })).toMatch(/EGRESS_ALLOW: .*is neither a CIDR/);

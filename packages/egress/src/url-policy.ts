@@ -85,6 +85,20 @@ function addressPolicy(options: UrlCheckOptions): AddressPolicy {
   };
 }
 
+/**
+ * For a name EGRESS_ALLOW lists: private ranges pass (that is what listing it is for), but never
+ * loopback, link-local (cloud metadata) or "this network", unless a listed range covers them: a
+ * public record such as `localhost.corp.example -> 127.0.0.1` must not open the machine itself.
+ */
+const NEVER_BY_NAME = /^(loopback|link-local|unspecified)/;
+function namedHostPolicy(options: UrlCheckOptions): AddressPolicy {
+  const ranges = addressPolicy(options);
+  return (address) => {
+    const reason = (options.policy ?? blockedReason)(address);
+    return reason !== null && NEVER_BY_NAME.test(reason) ? ranges(address) : null;
+  };
+}
+
 function refuse(options: UrlCheckOptions, host: string, reason: string, cause?: unknown): UrlBlocked {
   options.onRefused?.({ host, reason });
   return new UrlBlocked(URL_BLOCKED_MESSAGE, { cause: cause ?? new Error(`${host}: ${reason}`) });
@@ -166,8 +180,8 @@ export async function checkHostResolves(hostname: string, options: UrlCheckOptio
     const code = (error as { code?: string } | null)?.code ?? 'no answer';
     throw refuse(options, hostname, `does not resolve (${code})`, error);
   }
-  if (options.allowPrivate || spelled === 'allowed') return addresses;
-  const policy = addressPolicy(options);
+  if (options.allowPrivate) return addresses;
+  const policy = spelled === 'allowed' ? namedHostPolicy(options) : addressPolicy(options);
   for (const { address } of addresses) {
     const reason = policy(address);
     if (reason) throw refuse(options, hostname, `resolves to ${address}, a ${reason} address`);

@@ -262,6 +262,9 @@ describe('checkHostResolves', () => {
       'app.staging.test': ['172.16.0.9'],
       'mixed.test': ['93.184.216.34', '10.0.0.7'],
       'rebind.test': ['127.0.0.1'],
+      'localhost.staging.test': ['127.0.0.1'],
+      'meta.staging.test': ['169.254.169.254'],
+      'zero.staging.test': ['0.0.0.0'],
     });
 
     it('lets listed ranges, names and subdomains through although they are private', async () => {
@@ -279,6 +282,12 @@ describe('checkHostResolves', () => {
       await expect(checkHostResolves('other.corp.test', { allowPrivate: false, allow, resolve: corp })).rejects.toBeInstanceOf(UrlBlocked);
       expect(() => assertPublicUrl('http://127.0.0.3/', { allowPrivate: false, allow })).toThrow(UrlBlocked);
       expect(() => assertPublicUrl('http://staging.test/', { allowPrivate: false, allow })).not.toThrow();
+    });
+
+    it('never lets a listed name reach loopback, link-local or 0.0.0.0 (a public record pointing home)', async () => {
+      for (const host of ['localhost.staging.test', 'meta.staging.test', 'zero.staging.test']) {
+        await expect(checkHostResolves(host, { allowPrivate: false, allow, resolve: corp })).rejects.toBeInstanceOf(UrlBlocked);
+      }
     });
   });
 
