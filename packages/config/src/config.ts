@@ -339,5 +339,13 @@ function opsAddressOf(e: z.infer<typeof envSchema>): ListenAddress | undefined {
   return chosen === 'off' ? undefined : chosen;
 }
 
+/**
+ * Where a worker serves its probes and metrics: OPS_HTTP_ADDR, except with ROLE=all, where the
+ * gateway owns the process's one ops listener (hosted mode) or serves /metrics itself (local).
+ */
+export function workerOpsAddress(config: Pick<Config, 'role' | 'opsHttp'>): ListenAddress | undefined {
+  return config.role === 'all' ? undefined : config.opsHttp;
+}
+
 /** Names of every environment variable the service reads, for docs and manifest checks. */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape);

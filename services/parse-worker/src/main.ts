@@ -1,5 +1,5 @@
 import type { Worker } from 'bullmq';
-import type { Config } from '@sitelens/config';
+import { workerOpsAddress, type Config } from '@sitelens/config';
 import { AppError, QUEUES, bounded, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
 import { createRedis, startJobWorker } from '@sitelens/queue';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
@@ -47,16 +47,15 @@ export async function startParseWorker(
   );
   const { worker } = jobs;
   worker.on('error', (error) => logger.warn({ err: error.message }, 'parse worker problem'));
-  // With ROLE=all the gateway owns the ops listener (hosted mode) or serves /metrics itself.
-  const ops =
-    config.role !== 'all' && config.opsHttp
-      ? await startOpsServer({
-          address: config.opsHttp,
-          registry: metrics.registry,
-          logger,
-          readiness: { redis: () => connection.status === 'ready', worker: () => worker.isRunning() },
-        })
-      : undefined;
+  const opsAddress = workerOpsAddress(config);
+  const ops = opsAddress
+    ? await startOpsServer({
+        address: opsAddress,
+        registry: metrics.registry,
+        logger,
+        readiness: { redis: () => connection.status === 'ready', worker: () => worker.isRunning() },
+      })
+    : undefined;
   logger.info('parse worker started');
   return {
     worker: worker as unknown as Worker,

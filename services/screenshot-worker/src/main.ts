@@ -1,5 +1,5 @@
 import type { Worker } from 'bullmq';
-import type { Config } from '@sitelens/config';
+import { workerOpsAddress, type Config } from '@sitelens/config';
 import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { captureScreenshot, openGuardedBrowser, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
 import { createRedis, startJobWorker } from '@sitelens/queue';
@@ -62,20 +62,19 @@ export async function startScreenshotWorker(
   const { worker } = jobs;
   worker.on('error', (error) => logger.warn({ err: error.message }, 'screenshot worker problem'));
 
-  // With ROLE=all the gateway owns the ops listener (hosted mode) or serves /metrics itself.
-  const ops =
-    config.role !== 'all' && config.opsHttp
-      ? await startOpsServer({
-          address: config.opsHttp,
-          registry: metrics.registry,
-          logger,
-          readiness: {
-            redis: () => connection.status === 'ready',
-            worker: () => worker.isRunning(),
-            browser: () => pool.stats().pid !== undefined,
-          },
-        })
-      : undefined;
+  const opsAddress = workerOpsAddress(config);
+  const ops = opsAddress
+    ? await startOpsServer({
+        address: opsAddress,
+        registry: metrics.registry,
+        logger,
+        readiness: {
+          redis: () => connection.status === 'ready',
+          worker: () => worker.isRunning(),
+          browser: () => pool.stats().pid !== undefined,
+        },
+      })
+    : undefined;
   const stopSweep = scheduleSweep(store, {
     prefix: SCREENSHOT_KEY_PREFIX,
     maxAgeMs: config.jobRetentionMs,
