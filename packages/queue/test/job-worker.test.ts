@@ -3,7 +3,6 @@
  * JOB_TIMEOUT without running, the work's errors keep their codes and say whether a retry may
  * help, and results come back as they were returned.
  */
-import type { Redis } from 'ioredis';
 import { QueueEvents } from 'bullmq';
 import {
   AppError,
@@ -16,52 +15,72 @@ import {
 import { createRedis, createScreenshotQueue, startJobWorker, type JobWorker, type ScreenshotQueue } from '../src';
 import { testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 
+type Hooks = Parameters<typeof startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>>[2];
+
+/** A worker skeleton on its own queue prefix with two slots, the queue to feed it and its events. */
+interface TestWorker {
+  queue: ScreenshotQueue;
+  events: QueueEvents;
+  jobs: JobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
+  close(): Promise<void>;
+}
+
+async function startTestWorker(label: string, hooks: Hooks, settings: { deferMs?: number } = {}): Promise<TestWorker> {
+  const prefix = uniquePrefix(label);
+  const redis = createRedis(testRedisUrl(), 'worker');
+  const connection = createRedis(testRedisUrl(), 'worker');
+  const eventsConnection = createRedis(testRedisUrl(), 'worker');
+  const queue = createScreenshotQueue({ connection: redis, prefix, retentionMs: 60_000 });
+  const events = new QueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix });
+  await events.waitUntilReady();
+  const jobs = startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
+    QUEUES.screenshot,
+    { connection, prefix, retentionMs: 60_000, concurrency: 2, queueTimeoutMs: 60_000, ...settings },
+    hooks,
+  );
+  return {
+    queue,
+    events,
+    jobs,
+    async close() {
+      await jobs.worker.close();
+      await jobs.close();
+      await events.close();
+      await queue.obliterate({ force: true });
+      await queue.close();
+      redis.disconnect();
+      connection.disconnect();
+      eventsConnection.disconnect();
+    },
+  };
+}
+
 describe('startJobWorker', () => {
-  let redis: Redis;
-  let connection: Redis;
-  let eventsConnection: Redis;
+  let worker: TestWorker;
   let queue: ScreenshotQueue;
   let events: QueueEvents;
-  let jobs: JobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
   const ran: string[] = [];
   const measured: string[] = [];
 
   beforeAll(async () => {
-    const prefix = uniquePrefix('job-worker');
-    redis = createRedis(testRedisUrl(), 'worker');
-    connection = createRedis(testRedisUrl(), 'worker');
-    queue = createScreenshotQueue({ connection: redis, prefix, retentionMs: 60_000 });
-    eventsConnection = createRedis(testRedisUrl(), 'worker');
-    events = new QueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix });
-    await events.waitUntilReady();
-    jobs = startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
-      QUEUES.screenshot,
-      { connection, prefix, retentionMs: 60_000, concurrency: 2, queueTimeoutMs: 60_000 },
-      {
-        process: async (job) => {
-          ran.push(String(job.id));
-          const url = job.data.request.url;
-          if (url.endsWith('/blocked')) throw new AppError('URL_BLOCKED', 'Not allowed');
-          if (url.endsWith('/flaky')) throw new AppError('UNAVAILABLE', 'Store down', { retryable: true });
-          return { key: `k-${job.id}`, contentType: 'image/png', metadata: {} as never };
-        },
-        measure: async (job, work) => {
-          measured.push(String(job.id));
-          return work();
-        },
+    worker = await startTestWorker('job-worker', {
+      process: async (job) => {
+        ran.push(String(job.id));
+        const url = job.data.request.url;
+        if (url.endsWith('/blocked')) throw new AppError('URL_BLOCKED', 'Not allowed');
+        if (url.endsWith('/flaky')) throw new AppError('UNAVAILABLE', 'Store down', { retryable: true });
+        return { key: `k-${job.id}`, contentType: 'image/png', metadata: {} as never };
       },
-    );
+      measure: async (job, work) => {
+        measured.push(String(job.id));
+        return work();
+      },
+    });
+    ({ queue, events } = worker);
   });
 
   afterAll(async () => {
-    await jobs.worker.close();
-    await jobs.close();
-    await events.close();
-    await queue.obliterate({ force: true });
-    await queue.close();
-    redis.disconnect();
-    connection.disconnect();
-    eventsConnection.disconnect();
+    await worker?.close();
   });
 
   const add = (id: string, url: string, acceptedAt = Date.now()) =>
@@ -99,12 +118,9 @@ describe('startJobWorker', () => {
 });
 
 describe('startJobWorker: no key holds every slot of a process', () => {
-  let redis: Redis;
-  let connection: Redis;
-  let eventsConnection: Redis;
+  let worker: TestWorker;
   let queue: ScreenshotQueue;
   let events: QueueEvents;
-  let jobs: JobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
   /** Jobs of key A hold their slot until released: a never-ending page. */
   const holds = new Map<string, () => void>();
   const started: string[] = [];
@@ -112,16 +128,8 @@ describe('startJobWorker: no key holds every slot of a process', () => {
   let runningOfA = 0;
 
   beforeAll(async () => {
-    const prefix = uniquePrefix('job-worker-share');
-    redis = createRedis(testRedisUrl(), 'worker');
-    connection = createRedis(testRedisUrl(), 'worker');
-    queue = createScreenshotQueue({ connection: redis, prefix, retentionMs: 60_000 });
-    eventsConnection = createRedis(testRedisUrl(), 'worker');
-    events = new QueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix });
-    await events.waitUntilReady();
-    jobs = startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
-      QUEUES.screenshot,
-      { connection, prefix, retentionMs: 60_000, concurrency: 2, queueTimeoutMs: 60_000, deferMs: 200 },
+    worker = await startTestWorker(
+      'job-worker-share',
       {
         process: async (job) => {
           started.push(String(job.id));
@@ -134,19 +142,14 @@ describe('startJobWorker: no key holds every slot of a process', () => {
           return { key: `k-${job.id}`, contentType: 'image/png', metadata: {} as never };
         },
       },
+      { deferMs: 200 },
     );
+    ({ queue, events } = worker);
   });
 
   afterAll(async () => {
     for (const release of holds.values()) release();
-    await jobs.worker.close();
-    await jobs.close();
-    await events.close();
-    await queue.obliterate({ force: true });
-    await queue.close();
-    redis.disconnect();
-    connection.disconnect();
-    eventsConnection.disconnect();
+    await worker?.close();
   });
 
   const add = (id: string, owner: string) =>
