@@ -8,6 +8,7 @@ import {
   type ScreenshotJobPayload,
   type ScreenshotJobResult,
 } from '@sitelens/contracts';
+import { bounded } from '@sitelens/contracts';
 import type { JobGate } from './fair-share/job-gate';
 
 export type ScreenshotQueue = Queue<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
@@ -89,4 +90,33 @@ export function createWorker<P, R, N extends string>(
     maxStalledCount: 2,
     ...options,
   });
+}
+
+/** A BullMQ Queue, QueueEvents or Worker: what `closeHandle` needs of it. */
+export interface ClosableHandle {
+  waitUntilReady(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** Waits (bounded) until a handle's connection start-up is over, so closing it cannot orphan it (see closeHandle). */
+export async function whenStarted(handle: Pick<ClosableHandle, 'waitUntilReady'>, timeoutMs = 2_000): Promise<void> {
+  await bounded(
+    handle.waitUntilReady().catch(() => undefined),
+    timeoutMs,
+  );
+}
+
+/**
+ * Closes a BullMQ handle without leaving its start-up behind. BullMQ's close removes its
+ * connection's error listeners at once, even while the connection's start-up (a ready wait and an
+ * INFO) is still running; when that start-up then fails (the shared client is disconnected next),
+ * its error is emitted with no listener and becomes an uncaught exception. So the start-up is
+ * awaited first. Both waits are bounded: with Redis unreachable neither would ever end.
+ */
+export async function closeHandle(handle: ClosableHandle, timeoutMs = 2_000): Promise<void> {
+  await whenStarted(handle, timeoutMs);
+  await bounded(
+    handle.close().catch(() => undefined),
+    timeoutMs,
+  );
 }

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Config } from '@sitelens/config';
-import { QUEUES, bounded } from '@sitelens/contracts';
+import { QUEUES } from '@sitelens/contracts';
 import {
+  closeHandle,
   createJobGate,
   createParseQueue,
   createQueueEvents,
@@ -114,8 +115,7 @@ export async function buildGatewayDeps(
     async close() {
       stopping.abort();
       // Bounded: with Redis gone, BullMQ's close would wait for a connection that never comes.
-      const closing = [...Object.values(events), screenshot, parse].map((closable) => closable.close().catch(() => undefined));
-      await bounded(Promise.all(closing), CLOSE_TIMEOUT_MS);
+      await Promise.all([...Object.values(events), screenshot, parse].map((handle) => closeHandle(handle, CLOSE_TIMEOUT_MS)));
       await schemaChecker.close();
       redis.disconnect();
       eventsConnection.disconnect();

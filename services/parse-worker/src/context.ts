@@ -5,9 +5,10 @@ import { openGuardedBrowser, renderHtml, type BrowserPool, type GuardedBrowserDe
 import { urlPolicyOf } from '@sitelens/egress';
 import { createModelClient, type ModelClient, type ModelClientDeps } from '@sitelens/extract';
 import { createSchemaChecker, type SchemaChecker, type SchemaCheckerOptions } from '@sitelens/parse-input';
-import { QUEUES, bounded } from '@sitelens/contracts';
+import { QUEUES } from '@sitelens/contracts';
 import type { QueueEvents } from 'bullmq';
 import {
+  closeHandle,
   createJobGate,
   createQueueEvents,
   createRedis,
@@ -145,11 +146,7 @@ export async function openParseWorkerContext(
       await content.close();
       await schemaChecker.close();
       await fetcher.close();
-      await screenshotQueue.close().catch(() => undefined);
-      await bounded(
-        screenshotEvents.close().catch(() => undefined),
-        2_000,
-      );
+      await Promise.all([closeHandle(screenshotQueue), closeHandle(screenshotEvents)]);
       eventsConnection.disconnect();
       redis.disconnect();
     },

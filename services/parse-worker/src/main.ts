@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import { workerOpsAddress, type Config } from '@sitelens/config';
 import { AppError, QUEUES, bounded, type ParseQueueJobName, type ParseQueuePayload } from '@sitelens/contracts';
-import { createRedis, startJobWorker } from '@sitelens/queue';
+import { createRedis, startJobWorker, whenStarted } from '@sitelens/queue';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { openParseWorkerContext, type ContextOptions, type ParseWorkerContext } from './context';
 import { createParseHandlers } from './handlers';
@@ -65,6 +65,7 @@ export async function startParseWorker(
       // Stop taking jobs and let running ones finish within the deadline; what is left is handed
       // back (its lock lapses and another worker takes it as stalled). With Redis unreachable
       // BullMQ's close never resolves, so every wait is bounded and the connection dropped.
+      await whenStarted(worker);
       await bounded(worker.close(), config.shutdownTimeoutMs);
       await bounded(
         worker.close(true).catch(() => undefined),

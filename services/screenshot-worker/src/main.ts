@@ -2,7 +2,7 @@ import type { Worker } from 'bullmq';
 import { workerOpsAddress, type Config } from '@sitelens/config';
 import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { captureScreenshot, openGuardedBrowser, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
-import { createRedis, startJobWorker } from '@sitelens/queue';
+import { createRedis, startJobWorker, whenStarted } from '@sitelens/queue';
 import { createBlobStore, scheduleSweep } from '@sitelens/storage';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { SCREENSHOT_KEY_PREFIX, createScreenshotProcessor } from './process-screenshot';
@@ -90,6 +90,7 @@ export async function startScreenshotWorker(
       stopSweep();
       // Stop taking jobs and let running ones finish within the deadline; what is left is handed
       // back (its lock lapses and another worker takes it as stalled).
+      await whenStarted(worker);
       const drained = worker.close();
       await bounded(drained, config.shutdownTimeoutMs);
       await browser.close({ drainMs: 1_000 });

@@ -1,11 +1,11 @@
 import { DelayedError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { AppError, bounded, type JobEnvelope, type QueueName } from '@sitelens/contracts';
+import { AppError, type JobEnvelope, type QueueName } from '@sitelens/contracts';
 import { createJobGate, type JobGate } from '../fair-share/job-gate';
 import { slotOwnerOf } from '../fair-share/job-slots';
 import { toJobFailure } from '../job-failure';
 import { dueEnvelope, jobDeadline } from '../job-view';
-import { createWorker, openQueue } from '../queues';
+import { closeHandle, createWorker, openQueue } from '../queues';
 
 export interface JobWorkerSettings {
   /** The worker's own connection (waits for Redis forever). */
@@ -57,6 +57,8 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
   const measure = hooks.measure ?? ((_job, work) => work());
   // Its own handle on the queue, to promote the parked jobs a finished one frees.
   const own = openQueue<D, R, N>(queue, { connection, prefix, retentionMs: settings.retentionMs, eventsMaxLen: settings.eventsMaxLen });
+  // It shares the worker's connection, whose problems the worker reports; unheard, they would throw.
+  own.on('error', () => undefined);
   const gate = createJobGate<D, R, N>(connection, own, { prefix, queue });
   // One key never holds every slot of a process: with one worker of two slots, a free key's two
   // never-ending pages would otherwise leave nothing for anyone else until they time out.
@@ -104,11 +106,6 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
   return {
     worker,
     gate,
-    close: async () => {
-      await bounded(
-        own.close().catch(() => undefined),
-        2_000,
-      );
-    },
+    close: () => closeHandle(own),
   };
 }
