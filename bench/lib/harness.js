@@ -90,10 +90,10 @@ function numericOptions(defaults) {
 
 /**
  * The service as a user runs it, split in processes: a private redis-server, a gateway and one
- * worker (`role`) sharing a temporary DATA_DIR. Resolves once the gateway answers /v1/health;
+ * worker (`role`, with `workerEnv` on top) sharing a temporary DATA_DIR. Resolves once the gateway answers /v1/health;
  * `stop` ends the processes and removes the directory.
  */
-async function startStack(role, env = {}) {
+async function startStack(role, env = {}, workerEnv = {}) {
   const redis = await startRedis();
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-data-'));
@@ -106,7 +106,7 @@ async function startStack(role, env = {}) {
     ...env,
   };
   const gateway = startService({ ...shared, ROLE: 'gateway' });
-  const worker = startService({ ...shared, ROLE: role });
+  const worker = startService({ ...shared, ROLE: role, ...workerEnv });
   const origin = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await gateway.stop();
@@ -165,11 +165,18 @@ function treeRssMiB(pid) {
   return total;
 }
 
-function startPageServer(html) {
+/**
+ * A local site: `pages` is one HTML document served at every path, or a map of paths to
+ * `{ type, body }` (anything else is a 404).
+ */
+function startPageServer(pages) {
+  const routes = typeof pages === 'string' ? undefined : pages;
   return new Promise((resolve) => {
-    const server = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(html);
+    const server = http.createServer((req, res) => {
+      const route = routes ? routes[new URL(req.url, 'http://x').pathname] : { type: 'text/html; charset=utf-8', body: pages };
+      if (!route) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': route.type, 'content-length': Buffer.byteLength(route.body) });
+      res.end(route.body);
     });
     server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() }));
   });

@@ -1,145 +1,281 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Screenshot benchmark. In one process tree on this machine it runs:
- *  1. the service: gateway + screenshot-worker processes (fs driver, private Redis), jobs sent as
- *     POST then GET ?wait=, and
- *  2. a bare puppeteer-core loop: one warm Chromium, a fresh context per shot,
- * on the same local page, and prints:
- *  - latency: p50 of one shot at a time, service against bare (target: within +50 ms);
- *  - throughput at saturation: the bare loop with CONCURRENCY pages at once against the service
- *    whose worker also renders CONCURRENCY pages at once (SCREENSHOT_CONCURRENCY), with enough
- *    jobs queued (--inflight, default 2 x CONCURRENCY) that it never waits for a client's next
- *    request: a queued service is measured by how fast it drains work (target: >= 0.95x);
- *  - memory: the worker's RSS once warm (after --warmup jobs, which include one Chromium recycle
- *    at BROWSER_RECYCLE_AFTER) and after --soak more, sampled every 100 (target: growth < 10%).
- *    The first jobs grow V8's heap to its working size; that is start-up, not a leak, so it is
- *    printed but not judged.
+ * Screenshot benchmark: the service against a bare puppeteer-core loop, in one run, on two local
+ * pages at 1920x1080 PNG:
+ *  - light: a product page (heading, price, a paragraph, a small image, a table), where the fixed
+ *    cost of each job shows;
+ *  - heavy: twelve cards with shadows and long text, where Chromium's paint dominates.
  *
- * Usage: node bench/screenshot/run.js [--shots 60] [--concurrency 2] [--inflight 4]
- *                                     [--warmup 250] [--soak 500]
- * Needs a build (npm run setup).
+ * The bare loop is one warm Chromium and a fresh context and page per shot, run at 1, 2 and 4
+ * shots in flight; its best throughput and its one-at-a-time latency are the baseline. The service
+ * runs as a user runs it (gateway and screenshot-worker processes, private Redis, fs storage) at its
+ * DEFAULTS (no SCREENSHOT_CONCURRENCY), each shot a POST then GET ?wait=: one at a time for
+ * latency, and with 2 x its concurrency of clients for throughput (a queued service is measured by
+ * how fast it drains work). For each page it prints throughput, p50 and p95 of both, the ratios
+ * against the targets (throughput >= 0.95x the bare loop's best, p50 within 50 ms of the bare
+ * loop's), and where one service shot's time goes: the client's POST, queue wait, each phase in
+ * the worker (from its sitelens_screenshot_phase_seconds histogram: mean per job), BullMQ's
+ * completion and the waiting GET waking up (from the job's timestamps in Redis).
+ *
+ * --soak N then runs N more light jobs and reports the worker's RSS every 100 (flat = no leak).
+ *
+ * Usage: node bench/screenshot/run.js [--shots 60] [--soak 0]
+ * Needs a build (npm run setup). Run it on a quiet machine: anything else running skews both sides.
  */
 const path = require('node:path');
 const os = require('node:os');
 const fs = require('node:fs');
-const { ROOT, numericOptions, startStack, rssMiB, treeRssMiB, startPageServer, percentile, runPool } = require('../lib/harness');
+const zlib = require('node:zlib');
+const { ROOT, freePort, numericOptions, startStack, rssMiB, treeRssMiB, startPageServer, percentile, runPool } = require('../lib/harness');
 
-const args = numericOptions({ shots: 60, soak: 500, concurrency: 2, inflight: undefined, warmup: 250 });
-const { shots: SHOTS, soak: SOAK, concurrency: CONCURRENCY, warmup: WARMUP } = args;
-const INFLIGHT = args.inflight ?? 2 * CONCURRENCY;
-const RECYCLE_AFTER = 200;
+const args = numericOptions({ shots: 60, soak: 0 });
+const SHOTS = args.shots;
 const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium';
+const BARE_CONCURRENCY = [1, 2, 4];
+const PHASES = ['queued', 'gate', 'slot', 'context', 'page', 'setup', 'navigate', 'wait', 'capture', 'metadata', 'release', 'store'];
 
-const PAGE = `<!doctype html><html><head><title>bench</title><style>
+/** A 96x96 RGB gradient as a PNG (the light page's product image). */
+function productImage() {
+  const size = 96;
+  const rows = [];
+  for (let y = 0; y < size; y++) {
+    const row = Buffer.alloc(1 + size * 3);
+    for (let x = 0; x < size; x++) row.set([40 + x * 2, 90 + y, 200 - x], 1 + x * 3);
+    rows.push(row);
+  }
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'ascii');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])), 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const LIGHT = `<!doctype html><html><head><meta charset="utf-8"><title>Trail Runner 2</title><style>
+body{font-family:sans-serif;margin:40px;color:#222} .price{font-size:28px;color:#0a7d32} td,th{border:1px solid #ccc;padding:4px 10px}
+</style></head><body><h1>Trail Runner 2</h1><p class="price">$129.00</p><img src="/product.png" width="96" height="96" alt="Trail Runner 2">
+<p>A light trail shoe with a grippy outsole and a breathable upper, for long days on rough ground.</p>
+<table><tr><th>Weight</th><td>280 g</td></tr><tr><th>Drop</th><td>6 mm</td></tr><tr><th>Sizes</th><td>38-47</td></tr></table></body></html>`;
+
+const HEAVY = `<!doctype html><html><head><title>bench</title><style>
 body{font-family:sans-serif;margin:0;background:#f4f6fb} .card{margin:24px;padding:24px;background:#fff;border-radius:8px;box-shadow:0 1px 4px #0002}
 </style></head><body>${Array.from({ length: 12 }, (_, i) => `<div class="card"><h2>Card ${i}</h2><p>${'Lorem ipsum dolor sit amet. '.repeat(12)}</p></div>`).join('')}</body></html>`;
 
+const html = (body) => ({ type: 'text/html; charset=utf-8', body });
+const SITE = { '/light': html(LIGHT), '/heavy': html(HEAVY), '/product.png': { type: 'image/png', body: productImage() } };
+
+const wallNow = () => performance.timeOrigin + performance.now();
+
+/** `total` service shots, `concurrency` clients each POSTing then GETting ?wait=; every shot's client times kept. */
 async function serviceRun(origin, pageUrl, total, concurrency) {
-  return runPool(total, concurrency, async () => {
+  const shots = [];
+  const run = await runPool(total, concurrency, async () => {
+    const sent = wallNow();
     const created = await fetch(`${origin}/v1/screenshots`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ url: pageUrl, device: 'desktop', format: 'png' }),
     });
     const { job_id: jobId } = await created.json();
+    const accepted = wallNow();
     const done = await (await fetch(`${origin}/v1/screenshots?job_id=${jobId}&wait=60`)).json();
     if (done.status !== 'completed') throw new Error(`job ${jobId} ended ${JSON.stringify(done)}`);
+    shots.push({ jobId, sent, accepted, answered: wallNow() });
   });
+  return { ...run, shots };
 }
 
-async function bareRun(pageUrl, total, concurrency) {
+async function launchBare() {
   const puppeteer = require(require.resolve('puppeteer-core', { paths: [path.join(ROOT, 'packages/browser')] }));
   const { CHROMIUM_ARGS } = require(path.join(ROOT, 'packages/browser/dist/chromium.js'));
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-chrome-'));
   const browser = await puppeteer.launch({
     executablePath: CHROME,
     headless: true,
-    args: [...CHROMIUM_ARGS, `--user-data-dir=${userDataDir}`],
+    args: [...CHROMIUM_ARGS, '--no-sandbox', `--user-data-dir=${userDataDir}`],
   });
-  try {
-    const shot = async () => {
-      const context = await browser.createBrowserContext();
-      try {
-        const page = await context.newPage();
-        await page.setViewport({ width: 1920, height: 1080, deviceScaleFactor: 1 });
-        await page.goto(pageUrl, { waitUntil: 'load' });
-        await page.screenshot({ type: 'png' });
-      } finally {
-        await context.close();
-      }
-    };
-    await runPool(4, 1, shot); // warm-up, as the service's warm-up below
-    return await runPool(total, concurrency, shot);
-  } finally {
-    await browser.close();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
-  }
+  return {
+    browser,
+    close: async () => {
+      await browser.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
 }
 
-function figures(label, run, total) {
-  const throughput = total / (run.wallMs / 1000);
-  const p50 = percentile(run.durations, 50);
+/** The bare loop as a puppeteer-core user writes it: a fresh context and page per shot on a warm browser. */
+function bareRun(browser, pageUrl, total, concurrency) {
+  return runPool(total, concurrency, async () => {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.setViewport({ width: 1920, height: 1080, deviceScaleFactor: 1 });
+      await page.goto(pageUrl, { waitUntil: 'load' });
+      await page.screenshot({ type: 'png' });
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+function figures(run, total) {
+  return {
+    throughput: total / (run.wallMs / 1000),
+    p50: percentile(run.durations, 50),
+    p95: percentile(run.durations, 95),
+  };
+}
+
+function line(label, f) {
   console.log(
-    `${label.padEnd(28)} throughput ${throughput.toFixed(2)} shots/s   p50 ${p50.toFixed(0)} ms   p95 ${percentile(run.durations, 95).toFixed(0)} ms`,
+    `  ${label.padEnd(34)} ${f.throughput.toFixed(2).padStart(6)} shots/s   p50 ${f.p50.toFixed(0).padStart(5)} ms   p95 ${f.p95.toFixed(0).padStart(5)} ms`,
   );
-  return { throughput, p50 };
 }
 
-/** Worker RSS once warm, then every 100 jobs of the soak; judged warm against the end. */
-async function soak(origin, pageUrl, workerPid, done) {
-  const early = rssMiB(workerPid);
-  if (WARMUP > done) await serviceRun(origin, pageUrl, WARMUP - done, INFLIGHT);
+/** The worker's phase histogram as { phase: { sum (s), count } }. */
+async function readPhases(opsOrigin) {
+  const text = await (await fetch(`${opsOrigin}/metrics`)).text();
+  const phases = {};
+  for (const match of text.matchAll(/^sitelens_screenshot_phase_seconds_(sum|count)\{[^}]*phase="([a-z_]+)"[^}]*\} ([0-9.e+-]+)$/gm)) {
+    const [, kind, phase, value] = match;
+    phases[phase] ??= { sum: 0, count: 0 };
+    phases[phase][kind] = Number(value);
+  }
+  return phases;
+}
+
+/** Where one service shot's time went, over the shots of `run`: client and Redis timestamps plus the worker's phase means. */
+async function breakdown(redis, prefix, run, before, after) {
+  const rows = [];
+  const stamps = await Promise.all(
+    run.shots.map(async (shot) => {
+      const [timestamp, processedOn, finishedOn] = (
+        await redis.hmget(`${prefix}:screenshot:${shot.jobId}`, 'timestamp', 'processedOn', 'finishedOn')
+      ).map(Number);
+      return { ...shot, timestamp, processedOn, finishedOn };
+    }),
+  );
+  const p50 = (pick) => percentile(stamps.map(pick), 50);
+  rows.push(['POST answered (validate, enqueue)', p50((s) => s.accepted - s.sent)]);
+  const mean = (phase) => {
+    const a = after[phase] ?? { sum: 0, count: 0 };
+    const b = before[phase] ?? { sum: 0, count: 0 };
+    const count = a.count - b.count;
+    return count > 0 ? ((a.sum - b.sum) / count) * 1000 : undefined;
+  };
+  let inWorker = 0;
+  for (const phase of PHASES) {
+    const ms = mean(phase);
+    if (ms === undefined) continue;
+    if (phase !== 'queued') inWorker += ms;
+    rows.push([phase === 'queued' ? 'queued (enqueue to pickup)' : `worker: ${phase}`, ms, phase === 'queued' ? '' : 'mean']);
+  }
+  const handled = p50((s) => s.finishedOn - s.processedOn);
+  rows.push(['worker: completion (BullMQ)', Math.max(0, handled - inWorker), 'p50 of handled - phases']);
+  rows.push(['GET ?wait= answered after finish', p50((s) => s.answered - s.finishedOn)]);
+  rows.push(['total (client, POST to image URL)', p50((s) => s.answered - s.sent)]);
+  for (const [label, ms, note = 'p50'] of rows) console.log(`    ${label.padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  ${note}`);
+}
+
+async function measurePage(name, pageUrl, service, bare) {
+  console.log(`\n${name} page (${pageUrl})`);
+  const { origin, opsOrigin, redis, prefix, concurrency } = service;
+  // Warm-up of both sides on this page: first navigation, caches.
+  await serviceRun(origin, pageUrl, 4, 1);
+  await bareRun(bare, pageUrl, 4, 1);
+
+  const before = await readPhases(opsOrigin);
+  const sequential = await serviceRun(origin, pageUrl, SHOTS, 1);
+  const after = await readPhases(opsOrigin);
+  const serviceSeq = figures(sequential, SHOTS);
+  const queued = 2 * concurrency;
+  const serviceSat = figures(await serviceRun(origin, pageUrl, SHOTS, queued), SHOTS);
+  const bareFigures = [];
+  for (const c of BARE_CONCURRENCY) bareFigures.push({ c, ...figures(await bareRun(bare, pageUrl, SHOTS, c), SHOTS) });
+
+  line('service, one at a time', serviceSeq);
+  line(`service, ${queued} clients (concurrency ${concurrency})`, serviceSat);
+  for (const f of bareFigures) line(`bare loop, ${f.c} in flight`, f);
+  const bestBare = bareFigures.reduce((best, f) => (f.throughput > best.throughput ? f : best));
+  const bareSeq = bareFigures.find((f) => f.c === 1);
+  const ratio = serviceSat.throughput / bestBare.throughput;
+  const delta = serviceSeq.p50 - bareSeq.p50;
+  console.log(
+    `  throughput service / best bare (${bestBare.c} in flight): ${ratio.toFixed(3)}x   (target >= 0.95x) ${ratio >= 0.95 ? 'MET' : 'MISSED'}`,
+  );
+  console.log(
+    `  p50 one at a time, service - bare: ${delta >= 0 ? '+' : ''}${delta.toFixed(0)} ms   (target <= +50 ms) ${delta <= 50 ? 'MET' : 'MISSED'}`,
+  );
+  console.log('  where one service shot goes (one at a time):');
+  await breakdown(redis, prefix, sequential, before, after);
+  return { ratio, delta };
+}
+
+/** Worker RSS every 100 jobs over `--soak` light jobs. */
+async function soak(service, pageUrl, workerPid) {
+  const { origin, concurrency } = service;
   const warm = rssMiB(workerPid);
   const treeWarm = treeRssMiB(workerPid);
-  console.log(`\nworker RSS after ${done} jobs ${early.toFixed(1)} MiB, warm after ${Math.max(WARMUP, done)} jobs ${warm.toFixed(1)} MiB`);
   const samples = [];
   const started = performance.now();
-  for (let run = 0; run < SOAK; run += 100) {
-    await serviceRun(origin, pageUrl, Math.min(100, SOAK - run), INFLIGHT);
+  for (let run = 0; run < args.soak; run += 100) {
+    await serviceRun(origin, pageUrl, Math.min(100, args.soak - run), 2 * concurrency);
     samples.push(rssMiB(workerPid));
   }
-  const rate = SOAK / ((performance.now() - started) / 1000);
-  await new Promise((r) => setTimeout(r, 2000));
+  const rate = args.soak / ((performance.now() - started) / 1000);
   const after = rssMiB(workerPid);
   const growth = ((after - warm) / warm) * 100;
-  console.log(`worker RSS every 100 jobs: ${samples.map((v) => v.toFixed(1)).join(', ')} MiB   [${rate.toFixed(2)} shots/s]`);
+  console.log(`\nsoak: ${args.soak} light jobs at ${rate.toFixed(2)} shots/s`);
+  console.log(`  worker RSS every 100 jobs: ${samples.map((v) => v.toFixed(1)).join(', ')} MiB`);
   console.log(
-    `worker RSS warm ${warm.toFixed(1)} MiB, after ${SOAK} more jobs ${after.toFixed(1)} MiB: ` +
-      `${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%   (target < 10%) ${growth < 10 ? 'MET' : 'MISSED'}`,
-  );
-  console.log(
-    `worker + Chromium tree RSS warm ${treeWarm.toFixed(1)} MiB, after ${treeRssMiB(workerPid).toFixed(1)} MiB ` +
-      `(Chromium is recycled every ${RECYCLE_AFTER} jobs)`,
+    `  worker RSS ${warm.toFixed(1)} -> ${after.toFixed(1)} MiB (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%); worker + Chromium ${treeWarm.toFixed(1)} -> ${treeRssMiB(workerPid).toFixed(1)} MiB`,
   );
 }
 
 async function main() {
-  const page = await startPageServer(PAGE);
-  const stack = await startStack('screenshot-worker', {
-    CHROME_PATH: CHROME,
-    SCREENSHOT_CONCURRENCY: String(CONCURRENCY),
-    BROWSER_RECYCLE_AFTER: String(RECYCLE_AFTER),
-  });
-  const { origin, worker } = stack;
+  const site = await startPageServer(SITE);
+  const opsPort = await freePort();
+  // The service at its defaults: only what the harness must set (addresses, Redis, data dir).
+  const stack = await startStack('screenshot-worker', { CHROME_PATH: CHROME }, { OPS_HTTP_ADDR: `127.0.0.1:${opsPort}` });
+  const { loadConfig } = require(path.join(ROOT, 'packages/config/dist'));
+  const { Redis } = require(require.resolve('ioredis', { paths: [path.join(ROOT, 'packages/queue')] }));
+  const redis = new Redis(stack.redisUrl);
+  const bare = await launchBare();
+  const service = {
+    origin: stack.origin,
+    opsOrigin: `http://127.0.0.1:${opsPort}`,
+    redis,
+    prefix: stack.prefix,
+    concurrency: loadConfig({ REDIS_URL: stack.redisUrl }).browser.concurrency,
+  };
   try {
-    console.log(`Screenshot benchmark: ${SHOTS} shots per measurement, concurrency ${CONCURRENCY}, ${os.cpus().length} cores\n`);
-    await serviceRun(origin, page.url, 4, 1); // warm-up: browser launch, first navigation
-
-    const serviceLatency = figures('service, sequential', await serviceRun(origin, page.url, SHOTS, 1), SHOTS);
-    const bareLatency = figures('bare loop, sequential', await bareRun(page.url, SHOTS, 1), SHOTS);
-    const serviceThroughput = figures(`service, ${INFLIGHT} queued`, await serviceRun(origin, page.url, SHOTS, INFLIGHT), SHOTS);
-    const bareThroughput = figures(`bare loop, ${CONCURRENCY} in flight`, await bareRun(page.url, SHOTS, CONCURRENCY), SHOTS);
-
-    console.log('');
-    const ratio = serviceThroughput.throughput / bareThroughput.throughput;
-    const delta = serviceLatency.p50 - bareLatency.p50;
-    console.log(`throughput ratio service/bare: ${ratio.toFixed(3)}x   (target >= 0.95x) ${ratio >= 0.95 ? 'MET' : 'MISSED'}`);
-    console.log(`p50 latency service - bare:    ${delta.toFixed(0)} ms   (target <= 50 ms) ${delta <= 50 ? 'MET' : 'MISSED'}`);
-    if (SOAK > 0) await soak(origin, page.url, worker.pid, 4 + 2 * SHOTS);
+    console.log(
+      `Screenshot benchmark: ${SHOTS} shots per measurement, 1920x1080 PNG, ${os.cpus().length} cores, ` +
+        `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; service at its defaults (SCREENSHOT_CONCURRENCY ${service.concurrency})`,
+    );
+    const results = [];
+    for (const name of ['light', 'heavy']) results.push(await measurePage(name, `${site.url}${name}`, service, bare.browser));
+    const met = results.every((r) => r.ratio >= 0.95 && r.delta <= 50);
+    console.log(`\nboth targets on both pages: ${met ? 'MET' : 'MISSED'}`);
+    if (args.soak > 0) await soak(service, `${site.url}light`, stack.worker.pid);
   } finally {
+    await bare.close();
+    redis.disconnect();
     await stack.stop();
-    page.close();
+    site.close();
   }
 }
 

@@ -1,9 +1,19 @@
 import type { BrowserContext } from 'puppeteer-core';
-import { AppError, TimeoutError, Unavailable, bounded, errorMessage, isAppError, rejectOnAbort } from '@sitelens/contracts';
+import {
+  AppError,
+  TimeoutError,
+  Unavailable,
+  bounded,
+  errorMessage,
+  isAppError,
+  rejectOnAbort,
+  type PhaseTimer,
+} from '@sitelens/contracts';
 import type { Config } from '@sitelens/config';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import { Adblocker } from './adblock';
 import { CHROMIUM_CANDIDATES, findChromium, launchChromium, removeDir, type LaunchedChromium } from './chromium';
+import { prioritiseChromium } from './chromium-priority';
 import { closePopups } from './popups';
 import { processTree, reapProcesses, watchRenderers, type RendererWatchdog } from './renderer-watchdog';
 import { SlotQueue } from './slot-queue';
@@ -39,6 +49,8 @@ export interface WithContextOptions {
   signal?: AbortSignal;
   /** Bound on the job once it holds a slot (browser start included). */
   timeoutMs: number;
+  /** Marks `slot` (waiting for one) and `context` (opening it). */
+  phases?: PhaseTimer;
 }
 
 export interface BrowserPoolStats {
@@ -62,6 +74,8 @@ interface Generation {
   lost: AbortController;
   idle: Array<() => void>;
   watchdog: RendererWatchdog | undefined;
+  /** Set once its close has begun. */
+  retired?: Promise<void>;
 }
 
 const CLOSE_CONTEXT_TIMEOUT_MS = 5_000;
@@ -82,6 +96,8 @@ export class BrowserPool {
   private readonly slots: SlotQueue;
   private current: Generation | undefined;
   private replacing: Promise<void> | undefined;
+  /** Recycled browsers finishing their last jobs beside the current one. */
+  private readonly draining = new Set<Generation>();
   private launches = 0;
   private active = 0;
   private readonly idleWaiters: Array<() => void> = [];
@@ -133,6 +149,7 @@ export class BrowserPool {
     } catch (error) {
       throw cancelled(error);
     }
+    options.phases?.mark('slot');
     this.active += 1;
     const job = new AbortController();
     const onCallerAbort = () => job.abort(cancelled(options.signal?.reason));
@@ -170,6 +187,7 @@ export class BrowserPool {
         throw error;
       });
       closePopups(context);
+      options.phases?.mark('context');
       const running = fn({ context, signal: job.signal, userAgent: generation.chromium.userAgent, adblocker: () => this.adblocker() });
       running.catch(() => undefined); // it may settle after the race is decided
       return await Promise.race([running, rejectOnAbort(job.signal)]);
@@ -215,6 +233,8 @@ export class BrowserPool {
       this.current = undefined;
       if (generation) await this.retire(generation);
       await this.replacing?.catch(() => undefined);
+      // Recycled browsers still finishing jobs go too (past the drain, like the current one).
+      await Promise.all([...this.draining].map((old) => this.retire(old)));
     })();
     return this.closing;
   }
@@ -258,10 +278,11 @@ export class BrowserPool {
       old.retiring = true;
       const dead = old.crashed || !old.chromium.browser.connected;
       reason = dead ? 'crash' : 'recycle';
-      // A recycle lets in-flight jobs finish first; their own timeouts bound the wait.
-      if (!dead && old.active > 0) await new Promise<void>((resolve) => old.idle.push(resolve));
       if (this.current === old) this.current = undefined;
-      await this.retire(old);
+      if (dead) await this.retire(old);
+      // A recycle launches the next browser at once and lets the old one finish its in-flight jobs
+      // beside it (their own timeouts bound that), so no job waits for the old one to drain.
+      else this.retireWhenIdle(old);
     }
     if (this.closed) throw new Unavailable('The browser pool is shut down');
     const executablePath = await findChromium(this.config.executablePath, this.deps.candidates ?? CHROMIUM_CANDIDATES);
@@ -276,6 +297,8 @@ export class BrowserPool {
       env: this.config.env,
     });
     const pid = chromium.browser.process()?.pid;
+    // Chromium's own thread priorities, which it cannot set when it runs unprivileged.
+    const priority = pid ? await prioritiseChromium(pid).catch(() => undefined) : undefined;
     const generation: Generation = {
       chromium,
       active: 0,
@@ -309,6 +332,7 @@ export class BrowserPool {
         sandbox: chromium.sandboxed,
         user: chromium.user,
         egressProxy: Boolean(this.deps.proxyServer),
+        priority,
       },
       chromium.sandboxed ? 'chromium launched (sandboxed)' : 'chromium launched WITHOUT its sandbox',
     );
@@ -317,6 +341,12 @@ export class BrowserPool {
       throw new Unavailable('The browser pool is shut down');
     }
     this.current = generation;
+  }
+
+  private retireWhenIdle(generation: Generation): void {
+    const idle = generation.active > 0 ? new Promise<void>((resolve) => generation.idle.push(resolve)) : Promise.resolve();
+    this.draining.add(generation);
+    void idle.then(() => this.retire(generation)).finally(() => this.draining.delete(generation));
   }
 
   private onDisconnected(generation: Generation): void {
@@ -333,7 +363,13 @@ export class BrowserPool {
     }
   }
 
-  private async retire(generation: Generation): Promise<void> {
+  /** Closes a browser and reaps its processes; once, however many callers ask. */
+  private retire(generation: Generation): Promise<void> {
+    generation.retired ??= this.closeGeneration(generation);
+    return generation.retired;
+  }
+
+  private async closeGeneration(generation: Generation): Promise<void> {
     generation.closing = true;
     generation.watchdog?.stop();
     const { browser, userDataDir } = generation.chromium;
@@ -343,6 +379,8 @@ export class BrowserPool {
       browser.close().catch(() => undefined),
       CLOSE_BROWSER_TIMEOUT_MS,
     );
+    // Jobs still on it end now (as retryable), whatever they were waiting for.
+    generation.lost.abort();
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGKILL');

@@ -9,6 +9,7 @@ import {
   screenshotBudgetMs,
   sleep,
   type ImageFormat,
+  type PhaseTimer,
   type ScreenshotCreateRequest,
   type ScreenshotMetadata,
 } from '@sitelens/contracts';
@@ -31,6 +32,8 @@ export interface CaptureOptions {
   logger: Logger;
   /** Checks the page's URL before it loads (what the page requests, the egress proxy checks). */
   urlGuard?: UrlGuard;
+  /** Marks each phase of the capture (see the `sitelens_screenshot_phase_seconds` metric). */
+  phases?: PhaseTimer;
 }
 
 export interface Screenshot {
@@ -44,12 +47,14 @@ export function captureScreenshot(pool: BrowserPool, request: ScreenshotCreateRe
   return pool.withContext((job) => capture(job, request, options), {
     signal: options.signal,
     timeoutMs: screenshotBudgetMs(request),
+    phases: options.phases,
   });
 }
 
 async function capture(job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
   assertViewportPixels(request, options.maxPixels);
   const page = await job.context.newPage();
+  options.phases?.mark('page');
   // A renderer that dies (out of memory, or killed over its limit) ends the job wherever it is.
   return Promise.race([captureOn(page, job, request, options), whenPageCrashes(page)]);
 }
@@ -73,14 +78,17 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   const adblocker = request.block_ads ? await job.adblocker() : undefined;
   if (adblocker) await adblocker.enable(page);
 
+  options.phases?.mark('setup');
   const navigationStarted = performance.now();
   const { loadTimeMs } = await navigate(page, request.url, { waitUntil: request.wait_until, timeoutMs, guard: options.urlGuard });
 
+  options.phases?.mark('navigate');
   if (request.wait_for_selector) {
     const remaining = Math.max(500, timeoutMs - (performance.now() - navigationStarted));
     await waitForSelector(page, request.wait_for_selector, remaining, request.timeout);
   }
   await sleep(request.delay * 1000, job.signal);
+  options.phases?.mark('wait');
 
   let clip: ScreenshotClip | undefined;
   let truncated = false;
@@ -91,6 +99,7 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   if (request.full_page) {
     await retryAfterRedirect(page, () => scrollThrough(page, { maxHeight, budgetMs: FULL_PAGE_SCROLL.budgetMs }));
     await page.waitForNetworkIdle({ idleTime: 250, concurrency: 2, timeout: FULL_PAGE_SCROLL.settleMs }).catch(() => undefined);
+    options.phases?.mark('full_page');
   }
   // Last steps in the document that will be captured (a late client-side redirect replaces it).
   await retryAfterRedirect(page, async () => {
@@ -109,7 +118,9 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
       ...(clip ? { clip, captureBeyondViewport: true } : { captureBeyondViewport: false }),
     }),
   );
+  options.phases?.mark('capture');
   const size = imageSize(image);
+  options.phases?.mark('metadata');
   options.logger.debug({ width: size.width, height: size.height, bytes: image.length, truncated }, 'screenshot captured');
   return {
     image,

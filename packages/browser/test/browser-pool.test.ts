@@ -179,38 +179,58 @@ describe('BrowserPool recycling and shutdown', () => {
     await site.close();
   });
 
-  it('recycles the browser after N contexts, letting in-flight jobs finish first', async () => {
+  it('recycles the browser after N contexts: the next one serves at once while in-flight jobs finish on the old', async () => {
     const pool = testPool({ concurrency: 2, recycleAfter: 2 });
     try {
-      const visit = (holdMs = 0) =>
+      const visit = (hold: Promise<void> = Promise.resolve()) =>
         pool.withContext(
           async ({ context }) => {
             const page = await context.newPage();
             await page.goto(`${site.origin}/plain.html`);
-            await new Promise((resolve) => setTimeout(resolve, holdMs));
-            return pool.stats().pid;
+            const pid = context.browser().process()?.pid;
+            await hold;
+            return pid;
           },
           { timeoutMs: 20_000 },
         );
-      // Two contexts on the first browser: the slow one is still running when the recycle starts.
-      // Its hold only gives a recycle that did not wait time to show (a new pid); the outcome
-      // asserted below does not depend on how long the hold lasts, so a loaded machine cannot fail it.
-      const slow = visit(800);
-      const fast = visit();
-      const firstPid = await fast;
-      let slowDone = false;
-      void slow.then(() => (slowDone = true));
-      const third = visit();
-      expect(await slow).toBe(firstPid);
-      const thirdPid = await third;
-      expect(slowDone).toBe(true);
+      // Two contexts on the first browser; the first is held until the third has finished on the
+      // next browser, which proves the recycle did not wait for it.
+      let release: () => void = () => undefined;
+      const held = visit(new Promise<void>((resolve) => (release = resolve)));
+      const firstPid = await visit();
+      const thirdPid = await visit();
       expect(thirdPid).not.toBe(firstPid);
-      expect(isRunning(firstPid as number)).toBe(false);
+      expect(isRunning(firstPid as number)).toBe(true);
+      release();
+      expect(await held).toBe(firstPid);
+      // Its last job done, the old browser is closed and reaped.
+      await eventually(() => !isRunning(firstPid as number), 15_000);
       expect(await visit()).toBe(thirdPid);
       expect(pool.stats()).toMatchObject({ launches: 2, contextsSinceLaunch: 2 });
     } finally {
       await pool.close();
     }
+  });
+
+  it('close() also ends a recycled browser whose job is still running', async () => {
+    const pool = testPool({ concurrency: 2, recycleAfter: 1 });
+    const never = new Promise<void>(() => undefined);
+    const stuck = pool.withContext(
+      async ({ context }) => {
+        await context.newPage();
+        await never;
+      },
+      { timeoutMs: 60_000 },
+    );
+    stuck.catch(() => undefined);
+    await eventually(() => pool.stats().pid !== undefined, 15_000);
+    const firstPid = pool.stats().pid as number;
+    // The next job recycles: a new browser serves it while the stuck one keeps the old alive.
+    await pool.withContext(async () => undefined, { timeoutMs: 20_000 });
+    expect(isRunning(firstPid)).toBe(true);
+    await pool.close({ drainMs: 100 });
+    expect(isRunning(firstPid)).toBe(false);
+    await expect(stuck).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   });
 
   it('close() waits for running jobs, stops Chromium, removes its profile and refuses new jobs', async () => {

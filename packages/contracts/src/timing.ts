@@ -44,3 +44,22 @@ export function rejectOnAbort(signal: AbortSignal): Promise<never> {
     else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
 }
+
+/**
+ * Where one job's time went, phase by phase, for the metrics operators and benchmarks read:
+ * `mark(phase)` books the time since the previous mark (or the start) to `phase`.
+ */
+export interface PhaseTimer {
+  mark(phase: string): void;
+}
+
+export function startPhaseTimer(record: (phase: string, ms: number) => void, now: () => number = () => performance.now()): PhaseTimer {
+  let last = now();
+  return {
+    mark(phase) {
+      const at = now();
+      record(phase, at - last);
+      last = at;
+    },
+  };
+}

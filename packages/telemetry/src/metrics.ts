@@ -43,6 +43,13 @@ export function createMetrics(options: { service: string; collectDefaults?: bool
       buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
       registers: [registry],
     }),
+    screenshotPhases: new Histogram({
+      name: 'sitelens_screenshot_phase_seconds',
+      help: 'Where screenshot jobs spend their time, by phase (queued, gate, slot, context, page, setup, navigate, wait, full_page, capture, metadata, release, store)',
+      labelNames: ['phase'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
     queueJobs: new Gauge({
       name: 'sitelens_queue_jobs',
       help: 'Jobs in each queue by state, read from Redis when the gateway is scraped',

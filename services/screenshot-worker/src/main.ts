@@ -34,10 +34,12 @@ export async function startScreenshotWorker(
   const processor = createScreenshotProcessor({
     store,
     logger,
-    capture: (request, { signal, logger: jobLogger }) =>
+    recordPhase: (phase, ms) => metrics.screenshotPhases.observe({ phase }, ms / 1000),
+    capture: (request, { signal, logger: jobLogger, phases }) =>
       captureScreenshot(pool, request, {
         signal,
         logger: jobLogger,
+        phases,
         fullPageMaxHeight: config.browser.fullPageMaxHeight,
         maxPixels: config.browser.maxPixels,
         urlGuard,

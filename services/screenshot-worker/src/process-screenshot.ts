@@ -1,5 +1,12 @@
 import type { Job } from 'bullmq';
-import { AppError, errorMessage, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
+import {
+  AppError,
+  errorMessage,
+  startPhaseTimer,
+  type PhaseTimer,
+  type ScreenshotJobPayload,
+  type ScreenshotJobResult,
+} from '@sitelens/contracts';
 import type { BlobStore } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 
@@ -10,9 +17,14 @@ export interface CapturedImage {
 }
 
 export interface ScreenshotProcessorDeps {
-  capture: (request: ScreenshotJobPayload['request'], options: { signal: AbortSignal; logger: Logger }) => Promise<CapturedImage>;
+  capture: (
+    request: ScreenshotJobPayload['request'],
+    options: { signal: AbortSignal; logger: Logger; phases: PhaseTimer },
+  ) => Promise<CapturedImage>;
   store: BlobStore;
   logger: Logger;
+  /** Where each phase's time goes (the `sitelens_screenshot_phase_seconds` histogram). */
+  recordPhase?: (phase: string, ms: number) => void;
 }
 
 const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
@@ -24,6 +36,12 @@ export const SCREENSHOT_KEY_PREFIX = 'screenshots/';
 export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
   return async function processScreenshot(job: Job<ScreenshotJobPayload, ScreenshotJobResult>): Promise<ScreenshotJobResult> {
     const logger = deps.logger.child({ jobId: job.id });
+    const record = deps.recordPhase ?? (() => undefined);
+    // Enqueue to pickup, then pickup to here (the fair-share gate), from BullMQ's own timestamps.
+    const pickedUp = job.processedOn ?? Date.now();
+    record('queued', Math.max(0, pickedUp - job.timestamp));
+    record('gate', Math.max(0, Date.now() - pickedUp));
+    const phases = startPhaseTimer(record);
     const controller = new AbortController();
     // The capture enforces the request's timeout itself; this is the backstop if it does not.
     const backstop = setTimeout(
@@ -31,10 +49,12 @@ export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
       (job.data.timeoutSeconds + 10) * 1000,
     );
     try {
-      const shot = await deps.capture(job.data.request, { signal: controller.signal, logger });
+      const shot = await deps.capture(job.data.request, { signal: controller.signal, logger, phases });
+      phases.mark('release'); // the browser context closed and the slot given back
       const key = `${SCREENSHOT_KEY_PREFIX}${job.id}.${EXTENSIONS[shot.metadata.format] ?? 'bin'}`;
       try {
         await deps.store.put(key, shot.image, shot.contentType);
+        phases.mark('store');
       } catch (error) {
         throw new AppError('UNAVAILABLE', 'Could not store the image', { retryable: true, cause: error });
       }
