@@ -16,6 +16,8 @@ const path = require('node:path');
 const UNIT = [
   'packages/browser/test/full-page-cap.test.ts',
   'packages/config/test/config.test.ts',
+  'packages/config/test/machine.test.ts',
+  'packages/contracts/test/phase-timer.test.ts',
   'packages/config/test/ops-http-addr.test.ts',
   'packages/contracts/test/job-map.test.ts',
   'packages/egress/test/url-policy.test.ts',

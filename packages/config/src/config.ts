@@ -3,6 +3,7 @@ import { parseApiKeys, type StaticApiKey } from './api-keys';
 import { parseDuration } from './duration';
 import { parseEgressAllow, type EgressAllow } from './egress-allow';
 import { parseHttpAddr, type ListenAddress } from './http-addr';
+import { defaultScreenshotConcurrency, machineShape, type MachineShape } from './machine';
 
 /**
  * Every setting of the service, read from the environment once. This is the only module that
@@ -36,13 +37,18 @@ const duration = (fallback: string) =>
       return ms;
     });
 
-const int = (fallback: number, min: number, max: number) =>
+const wholeNumber = (min: number, max: number) =>
   z.coerce
     .number({ error: 'must be a number' })
     .int('must be a whole number')
     .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`)
-    .default(fallback);
+    .max(max, `must be at most ${max}`);
+
+const int = (fallback: number, min: number, max: number) => wholeNumber(min, max).default(fallback);
+
+/** A whole number, or undefined when unset or empty (its default is worked out elsewhere). */
+const optionalInt = (min: number, max: number) =>
+  z.preprocess((v) => (v === undefined || v === '' ? undefined : v), wholeNumber(min, max).optional());
 
 const optionalText = z
   .string()
@@ -129,7 +135,8 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: bool(true),
 
   CHROME_PATH: optionalText,
-  SCREENSHOT_CONCURRENCY: int(2, 1, 64),
+  // Default: defaultScreenshotConcurrency(the machine's CPUs and memory).
+  SCREENSHOT_CONCURRENCY: optionalInt(1, 64),
   BROWSER_RECYCLE_AFTER: int(200, 1, 100_000),
   FULL_PAGE_MAX_HEIGHT: int(16_384, 1000, 65_535),
   SCREENSHOT_MAX_PIXELS: int(50_000_000, 1_000_000, 500_000_000),
@@ -265,7 +272,7 @@ export interface Config {
 }
 
 /** Reads and validates the environment. Throws a ConfigError naming every bad variable. */
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = process.env, machine: () => MachineShape = machineShape): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -298,7 +305,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     browser: {
       executablePath: e.CHROME_PATH,
-      concurrency: e.SCREENSHOT_CONCURRENCY,
+      concurrency: e.SCREENSHOT_CONCURRENCY ?? defaultScreenshotConcurrency(machine()),
       recycleAfter: e.BROWSER_RECYCLE_AFTER,
       fullPageMaxHeight: e.FULL_PAGE_MAX_HEIGHT,
       maxPixels: e.SCREENSHOT_MAX_PIXELS,

@@ -4,3 +4,4 @@ export * from './http-addr';
 export * from './api-keys';
 export * from './egress-allow';
 export * from './llm';
+export * from './machine';
