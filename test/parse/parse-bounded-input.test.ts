@@ -114,8 +114,10 @@ describe('POST /v1/parse: bounded schemas (issue 12)', () => {
       // health needs none of it and answers first.
       expect(order[0]).toBe('health');
       // Busy share of the event loop's wall time over the batch (ELU): compiling on the loop puts it
-      // near 1, and CPU starvation on a loaded machine stretches busy and idle time alike.
-      expect(utilization).toBeLessThan(0.5);
+      // near 1. The loop also sends and parses the ten 60 KB bodies (client and gateway share this
+      // process), which took 0.3 to 0.55 of it under a full suite's load; 0.8 keeps room for that
+      // and still fails a compile held on the loop.
+      expect(utilization).toBeLessThan(0.8);
       // The issue's bound is 200 ms; a loaded machine (2 shared cores) can starve the thread for a
       // while, so the bound here only stops a compile held on the loop, which takes seconds for ten.
       expect(delay.max / 1e6).toBeLessThan(1_000);
