@@ -1,6 +1,6 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { processTree } from './renderer-watchdog';
+import { descendants, parents, readText } from './renderer-watchdog';
 
 /**
  * Chromium gives the threads every page waits on (the browser's UI and IO threads, the GPU
@@ -19,14 +19,6 @@ export const RAISED_NICE = -8;
 export const LOWERED_NICE = 8;
 
 export type ChromiumRole = 'browser' | 'gpu' | 'zygote' | 'other';
-
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A process's role, from its command line. A sandboxed child rewrites its own (`--type=` is gone),
@@ -57,11 +49,6 @@ async function reniceThreads(pid: number, nice: number): Promise<number> {
   return changed;
 }
 
-async function parentOf(pid: number): Promise<number | undefined> {
-  const stat = await readText(`/proc/${pid}/stat`);
-  return stat ? Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) : undefined;
-}
-
 /**
  * Orders a freshly launched Chromium's processes as Chromium would with the privilege to (see
  * above). `privileged`: whether this process may raise priorities (default: it runs as root).
@@ -73,11 +60,11 @@ export async function prioritiseChromium(
 ): Promise<Record<'raised' | 'lowered', number>> {
   const counts = { raised: 0, lowered: 0 };
   // The browser's pid may be a launcher that exec'd Chromium: its children are Chromium's.
-  const members = [browserPid, ...(await processTree(browserPid))];
-  for (const pid of members) {
+  const parentOf = await parents();
+  for (const pid of [browserPid, ...descendants(browserPid, parentOf)]) {
     const cmdline = (await readText(`/proc/${pid}/cmdline`))?.replaceAll('\0', ' ');
     if (cmdline === undefined) continue;
-    const role = roleOf(cmdline, pid === browserPid, (await parentOf(pid)) === browserPid);
+    const role = roleOf(cmdline, pid === browserPid, parentOf.get(pid) === browserPid);
     if (privileged && (role === 'browser' || role === 'gpu')) counts.raised += await reniceThreads(pid, RAISED_NICE);
     if (!privileged && role === 'zygote') counts.lowered += await reniceThreads(pid, LOWERED_NICE);
   }

@@ -17,7 +17,7 @@ export interface RendererWatchdogOptions {
   onKill: (info: { pid: number; rssBytes: number }) => void;
 }
 
-async function readText(file: string): Promise<string | undefined> {
+export async function readText(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch {
@@ -26,7 +26,7 @@ async function readText(file: string): Promise<string | undefined> {
 }
 
 /** Parent of each process, from /proc/<pid>/stat (the command name may hold spaces and parentheses). */
-async function parents(): Promise<Map<number, number>> {
+export async function parents(): Promise<Map<number, number>> {
   const map = new Map<number, number>();
   const entries = await readdir('/proc').catch(() => [] as string[]);
   await Promise.all(
@@ -42,7 +42,7 @@ async function parents(): Promise<Map<number, number>> {
   return map;
 }
 
-function descendants(root: number, parentOf: Map<number, number>): number[] {
+export function descendants(root: number, parentOf: Map<number, number>): number[] {
   const children = new Map<number, number[]>();
   for (const [pid, ppid] of parentOf) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   const found: number[] = [];
