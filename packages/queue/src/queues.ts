@@ -1,6 +1,7 @@
 import { Queue, QueueEvents, Worker, type ConnectionOptions, type Processor, type WorkerOptions } from 'bullmq';
 import {
   QUEUES,
+  bounded,
   type ParseQueueJobName,
   type ParseQueuePayload,
   type QueueName,
@@ -8,7 +9,6 @@ import {
   type ScreenshotJobPayload,
   type ScreenshotJobResult,
 } from '@sitelens/contracts';
-import { bounded } from '@sitelens/contracts';
 import type { JobGate } from './fair-share/job-gate';
 
 export type ScreenshotQueue = Queue<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
