@@ -7,8 +7,10 @@
  *    cost of each job shows;
  *  - heavy: twelve cards with shadows and long text, where Chromium's paint dominates.
  *
- * The bare loop is one warm Chromium and a fresh context and page per shot, run at 1, 2 and 4
- * shots in flight; its best throughput and its one-at-a-time latency are the baseline. The service
+ * The bare loop is one warm Chromium (root, no sandbox, the service's flags) and a fresh context and
+ * page per shot, run at 1, 2 and 4 shots in flight; its best throughput and its one-at-a-time
+ * latency are the baseline. The same loop on a Chromium launched as the service launches it
+ * (sandboxed, as nobody when root) is printed beside it, to show what the sandbox costs. The service
  * runs as a user runs it (gateway and screenshot-worker processes, private Redis, fs storage) at its
  * DEFAULTS (no SCREENSHOT_CONCURRENCY), each shot a POST then GET ?wait=: one at a time for
  * latency, and with 2 x its concurrency of clients for throughput (a queued service is measured by
@@ -18,9 +20,13 @@
  * the worker (from its sitelens_screenshot_phase_seconds histogram: mean per job), BullMQ's
  * completion and the waiting GET waking up (from the job's timestamps in Redis).
  *
+ * Every configuration runs once per round, in turn, for --rounds rounds of --shots shots each
+ * (default 3 x 40): throughput is the median of the rounds, p50/p95 over all of their shots. A
+ * slow stretch of a shared machine then falls on every configuration, not on one.
+ *
  * --soak N then runs N more light jobs and reports the worker's RSS every 100 (flat = no leak).
  *
- * Usage: node bench/screenshot/run.js [--shots 60] [--soak 0]
+ * Usage: node bench/screenshot/run.js [--shots 40] [--rounds 3] [--soak 0]
  * Needs a build (npm run setup). Run it on a quiet machine: anything else running skews both sides.
  */
 const path = require('node:path');
@@ -29,8 +35,9 @@ const fs = require('node:fs');
 const zlib = require('node:zlib');
 const { ROOT, freePort, numericOptions, startStack, rssMiB, treeRssMiB, startPageServer, percentile, runPool } = require('../lib/harness');
 
-const args = numericOptions({ shots: 60, soak: 0 });
+const args = numericOptions({ shots: 40, rounds: 3, soak: 0 });
 const SHOTS = args.shots;
+const ROUNDS = args.rounds;
 const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium';
 const BARE_CONCURRENCY = [1, 2, 4];
 const PHASES = ['queued', 'gate', 'slot', 'context', 'page', 'setup', 'navigate', 'wait', 'capture', 'metadata', 'release', 'store'];
@@ -116,6 +123,30 @@ async function launchBare() {
   };
 }
 
+/**
+ * The same loop on a Chromium started as the service starts it (`launchChromium`: as root it runs
+ * as nobody with its sandbox on, and its priorities set as the pool sets them): how much of the gap
+ * is the sandbox and the unprivileged user rather than the service's own work.
+ */
+async function launchSandboxedBare() {
+  const { launchChromium, removeDir } = require(path.join(ROOT, 'packages/browser/dist/chromium.js'));
+  const { prioritiseChromium } = require(path.join(ROOT, 'packages/browser/dist/chromium-priority.js'));
+  const chromium = await launchChromium({
+    executablePath: CHROME,
+    sandbox: 'auto',
+    runAsUser: process.getuid() === 0 ? 'nobody' : undefined,
+  });
+  await prioritiseChromium(chromium.browser.process().pid);
+  return {
+    browser: chromium.browser,
+    sandboxed: chromium.sandboxed,
+    close: async () => {
+      await chromium.browser.close();
+      await removeDir(chromium.userDataDir);
+    },
+  };
+}
+
 /** The bare loop as a puppeteer-core user writes it: a fresh context and page per shot on a warm browser. */
 function bareRun(browser, pageUrl, total, concurrency) {
   return runPool(total, concurrency, async () => {
@@ -131,17 +162,16 @@ function bareRun(browser, pageUrl, total, concurrency) {
   });
 }
 
-function figures(run, total) {
-  return {
-    throughput: total / (run.wallMs / 1000),
-    p50: percentile(run.durations, 50),
-    p95: percentile(run.durations, 95),
-  };
+/** Throughput as the median of the rounds' (each round one run), p50/p95 over every shot of all rounds. */
+function figures(runs) {
+  const rates = runs.map((run) => run.durations.length / (run.wallMs / 1000));
+  const durations = runs.flatMap((run) => run.durations);
+  return { throughput: percentile(rates, 50), rates, p50: percentile(durations, 50), p95: percentile(durations, 95) };
 }
 
 function line(label, f) {
   console.log(
-    `  ${label.padEnd(34)} ${f.throughput.toFixed(2).padStart(6)} shots/s   p50 ${f.p50.toFixed(0).padStart(5)} ms   p95 ${f.p95.toFixed(0).padStart(5)} ms`,
+    `  ${label.padEnd(40)} ${f.throughput.toFixed(2).padStart(6)} shots/s   p50 ${f.p50.toFixed(0).padStart(5)} ms   p95 ${f.p95.toFixed(0).padStart(5)} ms   rounds ${f.rates.map((r) => r.toFixed(2)).join(' ')}`,
   );
 }
 
@@ -158,23 +188,23 @@ async function readPhases(opsOrigin) {
 }
 
 /** Where one service shot's time went, over the shots of `run`: client and Redis timestamps plus the worker's phase means. */
-async function breakdown(redis, prefix, run, before, after) {
+async function breakdown(redis, prefix, runs, phases) {
   const rows = [];
   const stamps = await Promise.all(
-    run.shots.map(async (shot) => {
-      const [timestamp, processedOn, finishedOn] = (
-        await redis.hmget(`${prefix}:screenshot:${shot.jobId}`, 'timestamp', 'processedOn', 'finishedOn')
-      ).map(Number);
-      return { ...shot, timestamp, processedOn, finishedOn };
-    }),
+    runs
+      .flatMap((run) => run.shots)
+      .map(async (shot) => {
+        const [timestamp, processedOn, finishedOn] = (
+          await redis.hmget(`${prefix}:screenshot:${shot.jobId}`, 'timestamp', 'processedOn', 'finishedOn')
+        ).map(Number);
+        return { ...shot, timestamp, processedOn, finishedOn };
+      }),
   );
   const p50 = (pick) => percentile(stamps.map(pick), 50);
   rows.push(['POST answered (validate, enqueue)', p50((s) => s.accepted - s.sent)]);
   const mean = (phase) => {
-    const a = after[phase] ?? { sum: 0, count: 0 };
-    const b = before[phase] ?? { sum: 0, count: 0 };
-    const count = a.count - b.count;
-    return count > 0 ? ((a.sum - b.sum) / count) * 1000 : undefined;
+    const { sum, count } = phases[phase] ?? { sum: 0, count: 0 };
+    return count > 0 ? (sum / count) * 1000 : undefined;
   };
   let inWorker = 0;
   for (const phase of PHASES) {
@@ -190,25 +220,47 @@ async function breakdown(redis, prefix, run, before, after) {
   for (const [label, ms, note = 'p50'] of rows) console.log(`    ${label.padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  ${note}`);
 }
 
-async function measurePage(name, pageUrl, service, bare) {
+function addPhases(total, before, after) {
+  for (const [phase, value] of Object.entries(after)) {
+    const was = before[phase] ?? { sum: 0, count: 0 };
+    total[phase] ??= { sum: 0, count: 0 };
+    total[phase].sum += value.sum - was.sum;
+    total[phase].count += value.count - was.count;
+  }
+}
+
+/**
+ * One page: warm-up, then ROUNDS rounds, each running every configuration once in turn (service one
+ * at a time, service saturated, bare loop at 1, 2 and 4 in flight, the sandboxed bare loop), so a
+ * slow stretch of the machine falls on all of them alike rather than on whichever ran then.
+ */
+async function measurePage(name, pageUrl, service, bare, sandboxedBare) {
   console.log(`\n${name} page (${pageUrl})`);
   const { origin, opsOrigin, redis, prefix, concurrency } = service;
-  // Warm-up of both sides on this page: first navigation, caches.
+  // Warm-up of every side on this page: first navigation, caches.
   await serviceRun(origin, pageUrl, 4, 1);
   await bareRun(bare, pageUrl, 4, 1);
+  await bareRun(sandboxedBare, pageUrl, 4, 1);
 
-  const before = await readPhases(opsOrigin);
-  const sequential = await serviceRun(origin, pageUrl, SHOTS, 1);
-  const after = await readPhases(opsOrigin);
-  const serviceSeq = figures(sequential, SHOTS);
   const queued = 2 * concurrency;
-  const serviceSat = figures(await serviceRun(origin, pageUrl, SHOTS, queued), SHOTS);
-  const bareFigures = [];
-  for (const c of BARE_CONCURRENCY) bareFigures.push({ c, ...figures(await bareRun(bare, pageUrl, SHOTS, c), SHOTS) });
+  const runs = { sequential: [], saturated: [], sandboxed: [], ...Object.fromEntries(BARE_CONCURRENCY.map((c) => [c, []])) };
+  const phases = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    const before = await readPhases(opsOrigin);
+    runs.sequential.push(await serviceRun(origin, pageUrl, SHOTS, 1));
+    addPhases(phases, before, await readPhases(opsOrigin));
+    runs.saturated.push(await serviceRun(origin, pageUrl, SHOTS, queued));
+    for (const c of BARE_CONCURRENCY) runs[c].push(await bareRun(bare, pageUrl, SHOTS, c));
+    runs.sandboxed.push(await bareRun(sandboxedBare, pageUrl, SHOTS, 2));
+  }
+  const serviceSeq = figures(runs.sequential);
+  const serviceSat = figures(runs.saturated);
+  const bareFigures = BARE_CONCURRENCY.map((c) => ({ c, ...figures(runs[c]) }));
 
   line('service, one at a time', serviceSeq);
   line(`service, ${queued} clients (concurrency ${concurrency})`, serviceSat);
   for (const f of bareFigures) line(`bare loop, ${f.c} in flight`, f);
+  line('bare loop sandboxed as the service, 2', figures(runs.sandboxed));
   const bestBare = bareFigures.reduce((best, f) => (f.throughput > best.throughput ? f : best));
   const bareSeq = bareFigures.find((f) => f.c === 1);
   const ratio = serviceSat.throughput / bestBare.throughput;
@@ -220,7 +272,7 @@ async function measurePage(name, pageUrl, service, bare) {
     `  p50 one at a time, service - bare: ${delta >= 0 ? '+' : ''}${delta.toFixed(0)} ms   (target <= +50 ms) ${delta <= 50 ? 'MET' : 'MISSED'}`,
   );
   console.log('  where one service shot goes (one at a time):');
-  await breakdown(redis, prefix, sequential, before, after);
+  await breakdown(redis, prefix, runs.sequential, phases);
   return { ratio, delta };
 }
 
@@ -254,6 +306,7 @@ async function main() {
   const { Redis } = require(require.resolve('ioredis', { paths: [path.join(ROOT, 'packages/queue')] }));
   const redis = new Redis(stack.redisUrl);
   const bare = await launchBare();
+  const sandboxedBare = await launchSandboxedBare();
   const service = {
     origin: stack.origin,
     opsOrigin: `http://127.0.0.1:${opsPort}`,
@@ -263,16 +316,18 @@ async function main() {
   };
   try {
     console.log(
-      `Screenshot benchmark: ${SHOTS} shots per measurement, 1920x1080 PNG, ${os.cpus().length} cores, ` +
+      `Screenshot benchmark: ${ROUNDS} rounds of ${SHOTS} shots per configuration, 1920x1080 PNG, ${os.cpus().length} cores, ` +
         `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; service at its defaults (SCREENSHOT_CONCURRENCY ${service.concurrency})`,
     );
     const results = [];
-    for (const name of ['light', 'heavy']) results.push(await measurePage(name, `${site.url}${name}`, service, bare.browser));
+    for (const name of ['light', 'heavy'])
+      results.push(await measurePage(name, `${site.url}${name}`, service, bare.browser, sandboxedBare.browser));
     const met = results.every((r) => r.ratio >= 0.95 && r.delta <= 50);
     console.log(`\nboth targets on both pages: ${met ? 'MET' : 'MISSED'}`);
     if (args.soak > 0) await soak(service, `${site.url}light`, stack.worker.pid);
   } finally {
     await bare.close();
+    await sandboxedBare.close();
     redis.disconnect();
     await stack.stop();
     site.close();

@@ -14,6 +14,11 @@ export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-brow
  * traffic of its own (the machine may have no internet at all); QUIC is off so every connection is
  * TCP, through the egress proxy when there is one; pages cannot open windows (a page opening
  * hundreds of them would take the worker's memory).
+ *
+ * Each job's incognito context opens a browser window, and this Chromium (156, new headless) gave
+ * every window two omnibox-popup WebUI pages, each in a renderer of its own, and kept a spare
+ * renderer for the default profile that no incognito page can use: three renderer processes
+ * started for each job besides the page's own. Those features are off, so a job starts one.
  */
 export const CHROMIUM_ARGS = [
   '--disable-gpu',
@@ -24,6 +29,7 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
   '--block-new-web-contents',
+  '--disable-features=SpareRendererForSitePerProcess,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
 ] as const;
 
 /**
