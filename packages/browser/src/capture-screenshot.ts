@@ -1,8 +1,10 @@
 import { imageSize } from 'image-size';
 import type { Page, ScreenshotClip } from 'puppeteer-core';
 import {
+  AppError,
   FULL_PAGE_SCROLL,
   TimeoutError,
+  assertClipPixels,
   assertViewportPixels,
   fullPagePixelCap,
   resolveDevice,
@@ -17,7 +19,8 @@ import type { Logger } from '@sitelens/telemetry';
 import type { BrowserJob, BrowserPool } from './browser-pool';
 import { fullPageCap, fullPageClip, pageGeometry, scrollThrough } from './full-page';
 import { isPuppeteerTimeout, navigate, whenPageCrashes } from './navigate';
-import { assertValidSelectors, dismissDialogs, emulateDevice, hideSelectors, retryAfterRedirect } from './page-setup';
+import { assertValidSelectors, dismissDialogs, emulateDevice, hideSelectors, retryAfterRedirect, viewportOf } from './page-setup';
+import { applyPageControls } from './page-controls';
 import type { UrlGuard } from './request-filter';
 
 export const DEFAULT_QUALITY = 85;
@@ -53,6 +56,7 @@ export function captureScreenshot(pool: BrowserPool, request: ScreenshotCreateRe
 
 async function capture(job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
   assertViewportPixels(request, options.maxPixels);
+  assertClipPixels(request, options.maxPixels);
   const page = await job.context.newPage();
   options.phases?.mark('page');
   // A renderer that dies (out of memory, or killed over its limit) ends the job wherever it is.
@@ -66,14 +70,33 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   dismissDialogs(page);
 
   await assertValidSelectors(page, 'hide_selectors', request.hide_selectors);
-  if (request.wait_for_selector) await assertValidSelectors(page, 'wait_for_selector', [request.wait_for_selector]);
-  // Our own style injection (hiding, ad cosmetics) must work on pages with a strict CSP.
+  for (const field of ['wait_for_selector', 'click_selector', 'selector'] as const) {
+    const value = request[field];
+    if (value) await assertValidSelectors(page, field, [value]);
+  }
+  // Our own style injection (hiding, ad cosmetics, `styles`) must work on pages with a strict CSP.
   await page.setBypassCSP(true);
+  const userAgent = request.user_agent ?? device.userAgent ?? job.userAgent;
   await emulateDevice(page, device, {
-    userAgent: job.userAgent,
+    userAgent,
+    overrides: { isMobile: request.is_mobile, hasTouch: request.has_touch, isLandscape: request.is_landscape },
     darkMode: request.dark_mode,
     reducedMotion: request.reduced_motion,
     highContrast: request.high_contrast,
+    print: request.print_mode,
+  });
+  await applyPageControls(page, {
+    targetUrl: request.url,
+    userAgent,
+    headers: request.headers,
+    cookies: request.cookies,
+    httpAuth: request.http_auth,
+    blockResources: request.block_resources,
+    locale: request.locale,
+    timezone: request.timezone,
+    geolocation: request.geolocation,
+    disableJs: request.disable_js,
+    ignoreHttps: request.ignore_https,
   });
   const adblocker = request.block_ads ? await job.adblocker() : undefined;
   if (adblocker) await adblocker.enable(page);
@@ -87,6 +110,7 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
     const remaining = Math.max(500, timeoutMs - (performance.now() - navigationStarted));
     await waitForSelector(page, request.wait_for_selector, remaining, request.timeout);
   }
+  if (request.click_selector) await clickAndSettle(page, request.click_selector);
   await sleep(request.delay * 1000, job.signal);
   options.phases?.mark('wait');
 
@@ -94,7 +118,11 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   let truncated = false;
   const maxHeight = Math.min(
     fullPageCap(options.fullPageMaxHeight, request.format, device.deviceScaleFactor),
-    fullPagePixelCap(device.width, device.deviceScaleFactor, options.maxPixels),
+    fullPagePixelCap(
+      request.selector ? device.width : viewportOf(device, { isLandscape: request.is_landscape }).width,
+      device.deviceScaleFactor,
+      options.maxPixels,
+    ),
   );
   if (request.full_page) {
     await retryAfterRedirect(page, () => scrollThrough(page, { maxHeight, budgetMs: FULL_PAGE_SCROLL.budgetMs }));
@@ -105,16 +133,23 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   await retryAfterRedirect(page, async () => {
     await hideSelectors(page, request.hide_selectors);
     if (adblocker) await adblocker.hideAds(page);
+    await inject(page, request.styles, request.scripts);
   });
+  const viewport = viewportOf(device, { isLandscape: request.is_landscape });
   if (request.full_page) {
     const geometry = await retryAfterRedirect(page, () => pageGeometry(page));
-    ({ clip, truncated } = fullPageClip(geometry, device.width, maxHeight));
+    ({ clip, truncated } = fullPageClip(geometry, viewport.width, maxHeight));
+  } else if (request.selector) {
+    ({ clip, truncated } = await retryAfterRedirect(page, () => elementClip(page, request.selector!, maxHeight)));
+  } else if (request.clip) {
+    clip = request.clip;
   }
 
   const image = Buffer.from(
     await page.screenshot({
       type: request.format,
       quality: request.format === 'png' ? undefined : (request.quality ?? DEFAULT_QUALITY),
+      omitBackground: request.omit_background,
       ...(clip ? { clip, captureBeyondViewport: true } : { captureBeyondViewport: false }),
     }),
   );
@@ -148,4 +183,63 @@ async function waitForSelector(page: Page, selector: string, timeoutMs: number, 
     }
     throw error;
   }
+}
+
+/**
+ * Clicks the first element matching `selector` (after load and wait_for_selector), then lets the
+ * page settle: what the click fetched (up to 2 s of network quiet) and one painted frame.
+ */
+async function clickAndSettle(page: Page, selector: string): Promise<void> {
+  const element = await page.$(selector);
+  if (!element) throw new AppError('SELECTOR_NOT_FOUND', `click_selector: no element matched "${selector}"`);
+  try {
+    await element.click();
+  } catch (error) {
+    throw new AppError(
+      'SELECTOR_NOT_FOUND',
+      `click_selector: the element matching "${selector}" could not be clicked (hidden or detached)`,
+      {
+        cause: error,
+      },
+    );
+  } finally {
+    await element.dispose().catch(() => undefined);
+  }
+  await page.waitForNetworkIdle({ idleTime: 250, concurrency: 0, timeout: 2_000 }).catch(() => undefined);
+  await nextFrame(page);
+}
+
+/** Resolves after the page has painted a frame (or at once when it cannot run script). */
+async function nextFrame(page: Page): Promise<void> {
+  await page
+    .evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))))
+    .catch(() => undefined);
+}
+
+/** The request's CSS and JS, added to the page's document last, before the capture. */
+async function inject(page: Page, styles: string | undefined, scripts: string | undefined): Promise<void> {
+  if (styles) await page.addStyleTag({ content: styles });
+  if (scripts) await page.addScriptTag({ content: scripts });
+  if (styles || scripts) await nextFrame(page);
+}
+
+/**
+ * The clip of the first element matching `selector` in document coordinates, all of it even when it
+ * is taller than the viewport (cut at `maxHeight`, then `truncated`).
+ */
+async function elementClip(page: Page, selector: string, maxHeight: number): Promise<{ clip: ScreenshotClip; truncated: boolean }> {
+  const box = await page.evaluate((query: string) => {
+    const element = document.querySelector(query);
+    if (!element) return undefined;
+    const rect = element.getBoundingClientRect();
+    return { x: rect.left + window.scrollX, y: rect.top + window.scrollY, width: rect.width, height: rect.height };
+  }, selector);
+  if (!box) throw new AppError('SELECTOR_NOT_FOUND', `selector: no element matched "${selector}"`);
+  if (box.width < 1 || box.height < 1)
+    throw new AppError('SELECTOR_NOT_FOUND', `selector: the element matching "${selector}" has no size (hidden?)`);
+  const x = Math.max(0, Math.floor(box.x));
+  const y = Math.max(0, Math.floor(box.y));
+  const width = Math.ceil(box.x + box.width) - x;
+  const height = Math.ceil(box.y + box.height) - y;
+  return { clip: { x, y, width, height: Math.min(height, maxHeight) }, truncated: height > maxHeight };
 }

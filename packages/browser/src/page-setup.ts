@@ -1,38 +1,52 @@
 import type { Page } from 'puppeteer-core';
 import { BadRequest, type DevicePreset } from '@sitelens/contracts';
+import { emulateMedia } from './page-controls';
 
 export interface MediaPreferences {
   darkMode: boolean;
   reducedMotion?: boolean;
   highContrast?: boolean;
+  /** Print media (`print_mode`). */
+  print?: boolean;
 }
 
-/** Viewport, pixel ratio, touch and user agent of a device preset; the media preferences the page sees. */
-export async function emulateDevice(page: Page, device: DevicePreset, options: { userAgent: string } & MediaPreferences): Promise<void> {
+/** The request's overrides of a preset's emulation. */
+export interface EmulationOverrides {
+  isMobile?: boolean;
+  hasTouch?: boolean;
+  /** Landscape: a taller-than-wide viewport is turned on its side. */
+  isLandscape?: boolean;
+}
+
+/** The viewport a device preset gives once the request's overrides apply. */
+export function viewportOf(device: DevicePreset, overrides: EmulationOverrides = {}) {
+  const turn = overrides.isLandscape === true && device.height > device.width;
+  return {
+    width: turn ? device.height : device.width,
+    height: turn ? device.width : device.height,
+    deviceScaleFactor: device.deviceScaleFactor,
+    isMobile: overrides.isMobile ?? device.isMobile,
+    hasTouch: overrides.hasTouch ?? device.hasTouch,
+    isLandscape: overrides.isLandscape ?? device.width > device.height,
+  };
+}
+
+/** Viewport, pixel ratio, touch and user agent of a device preset; the media the page sees. */
+export async function emulateDevice(
+  page: Page,
+  device: DevicePreset,
+  options: { userAgent: string; overrides?: EmulationOverrides } & MediaPreferences,
+): Promise<void> {
   await Promise.all([
-    page.setViewport({
-      width: device.width,
-      height: device.height,
-      deviceScaleFactor: device.deviceScaleFactor,
-      isMobile: device.isMobile,
-      hasTouch: device.hasTouch,
+    page.setViewport(viewportOf(device, options.overrides)),
+    page.setUserAgent({ userAgent: options.userAgent }),
+    emulateMedia(page, {
+      print: options.print ?? false,
+      darkMode: options.darkMode,
+      reducedMotion: options.reducedMotion ?? false,
+      highContrast: options.highContrast ?? false,
     }),
-    page.setUserAgent(device.userAgent ?? options.userAgent),
-    page.emulateMediaFeatures([
-      { name: 'prefers-color-scheme', value: options.darkMode ? 'dark' : 'light' },
-      { name: 'prefers-reduced-motion', value: options.reducedMotion ? 'reduce' : 'no-preference' },
-    ]),
-    options.highContrast ? emulateHighContrast(page) : undefined,
   ]);
-}
-
-/**
- * `prefers-contrast: more`. Puppeteer's emulateMediaFeatures refuses this feature name, so it goes
- * straight to the DevTools protocol on a session of its own (overrides of both sessions apply).
- */
-async function emulateHighContrast(page: Page): Promise<void> {
-  const session = await page.createCDPSession();
-  await session.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-contrast', value: 'more' }] });
 }
 
 /** Alerts, confirms and prompts would stall the page; nobody is there to answer them. */

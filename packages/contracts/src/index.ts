@@ -2,6 +2,7 @@ export * from './errors';
 export * from './devices';
 export * from './fields';
 export * from './screenshot';
+export * from './page-controls';
 export * from './scrape';
 export * from './crawl';
 export * from './queues';

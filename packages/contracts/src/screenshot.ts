@@ -2,6 +2,17 @@ import { z } from 'zod';
 import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES, DEVICE_SCALE, resolveDevice } from './devices';
 import { BadRequest } from './errors';
 import { boundedInt, cssSelector, httpUrl, oneOf, queryInt } from './fields';
+import {
+  cookieDomainProblem,
+  cookiesField,
+  geolocationField,
+  headersField,
+  httpAuthField,
+  injectedCode,
+  localeField,
+  timezoneField,
+  userAgentField,
+} from './page-controls';
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
@@ -39,6 +50,23 @@ export function screenshotJobSeconds(request: Pick<ScreenshotCreateRequest, 'tim
 /** Syntax checked here; the browser still checks each selector (its grammar is the final word). */
 const selector = cssSelector(SCREENSHOT_LIMITS.maxSelectorLength);
 
+/** Resource types `block_resources` may name (Chromium's own names, lower-cased). */
+export const BLOCKABLE_RESOURCES = ['image', 'stylesheet', 'script', 'font', 'media'] as const;
+export type BlockableResource = (typeof BLOCKABLE_RESOURCES)[number];
+
+/** Largest clip side, in CSS pixels (the pixel cap still applies to the whole clip). */
+export const MAX_CLIP_SIDE = 16_384;
+
+const clipField = z.object(
+  {
+    x: z.number({ error: 'must be a number' }).min(0, 'must be at least 0').max(100_000, 'must be at most 100000'),
+    y: z.number({ error: 'must be a number' }).min(0, 'must be at least 0').max(100_000, 'must be at most 100000'),
+    width: z.number({ error: 'must be a number' }).min(1, 'must be at least 1').max(MAX_CLIP_SIDE, `must be at most ${MAX_CLIP_SIDE}`),
+    height: z.number({ error: 'must be a number' }).min(1, 'must be at least 1').max(MAX_CLIP_SIDE, `must be at most ${MAX_CLIP_SIDE}`),
+  },
+  { error: 'must be an object with x, y, width and height (CSS pixels)' },
+);
+
 export const screenshotCreateRequest = z
   .object({
     url: httpUrl(),
@@ -72,6 +100,32 @@ export const screenshotCreateRequest = z
     timeout: boundedInt(SCREENSHOT_LIMITS.timeoutSeconds.min, SCREENSHOT_LIMITS.timeoutSeconds.max).default(
       SCREENSHOT_LIMITS.timeoutSeconds.default,
     ),
+    // The page as the client wants it loaded (Supacrawler's fields, then the rest).
+    headers: headersField.optional(),
+    cookies: cookiesField.optional(),
+    user_agent: userAgentField.optional(),
+    http_auth: httpAuthField.optional(),
+    locale: localeField.optional(),
+    timezone: timezoneField.optional(),
+    geolocation: geolocationField.optional(),
+    click_selector: selector.optional(),
+    block_resources: z
+      .array(oneOf(BLOCKABLE_RESOURCES), { error: `must be an array of ${BLOCKABLE_RESOURCES.join(', ')}` })
+      .max(BLOCKABLE_RESOURCES.length)
+      .default([])
+      .transform((types) => [...new Set(types)]),
+    disable_js: z.boolean({ error: 'must be true or false' }).default(false),
+    ignore_https: z.boolean({ error: 'must be true or false' }).default(false),
+    print_mode: z.boolean({ error: 'must be true or false' }).default(false),
+    is_mobile: z.boolean({ error: 'must be true or false' }).optional(),
+    has_touch: z.boolean({ error: 'must be true or false' }).optional(),
+    is_landscape: z.boolean({ error: 'must be true or false' }).optional(),
+    styles: injectedCode().optional(),
+    scripts: injectedCode().optional(),
+    // What part of the page the image holds.
+    selector: selector.optional(),
+    clip: clipField.optional(),
+    omit_background: z.boolean({ error: 'must be true or false' }).default(false),
   })
   .superRefine((value, ctx) => {
     if (value.device === 'custom') {
@@ -81,6 +135,24 @@ export const screenshotCreateRequest = z
         }
       }
     }
+    if (value.selector !== undefined && value.clip !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['clip'], message: 'cannot be combined with selector (one or the other)' });
+    }
+    for (const field of ['selector', 'clip'] as const) {
+      if (value[field] !== undefined && value.full_page) {
+        ctx.addIssue({ code: 'custom', path: [field], message: 'cannot be combined with full_page' });
+      }
+    }
+    if (value.omit_background && value.format === 'jpeg') {
+      ctx.addIssue({ code: 'custom', path: ['omit_background'], message: 'needs png or webp (jpeg has no transparency)' });
+    }
+    if (value.disable_js && value.scripts !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['scripts'], message: 'cannot run with disable_js' });
+    }
+    (value.cookies ?? []).forEach((cookie, index) => {
+      const problem = cookie.domain === undefined ? undefined : cookieDomainProblem(cookie.domain, value.url);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['cookies', index, 'domain'], message: problem });
+    });
   });
 
 export type ScreenshotCreateRequest = z.infer<typeof screenshotCreateRequest>;
@@ -98,6 +170,17 @@ export function assertViewportPixels(request: ViewportFields, maxPixels: number)
   if (pixels <= maxPixels) return;
   throw new BadRequest(
     `width x height x device_scale² is ${Math.round(pixels).toLocaleString('en-US')} pixels (${device.width} x ${device.height} at scale ${device.deviceScaleFactor}); this service captures at most ${maxPixels.toLocaleString('en-US')}: lower width, height or device_scale`,
+  );
+}
+
+/** Refuses a clip whose image would exceed `maxPixels` at the request's device scale. */
+export function assertClipPixels(request: ViewportFields & Pick<ScreenshotCreateRequest, 'clip'>, maxPixels: number): void {
+  if (!request.clip) return;
+  const { deviceScaleFactor } = resolveDevice(request.device, request.width, request.height, request.device_scale);
+  const pixels = request.clip.width * request.clip.height * deviceScaleFactor ** 2;
+  if (pixels <= maxPixels) return;
+  throw new BadRequest(
+    `clip.width x clip.height x device_scale² is ${Math.round(pixels).toLocaleString('en-US')} pixels; this service captures at most ${maxPixels.toLocaleString('en-US')}: make the clip smaller`,
   );
 }
 

@@ -1,5 +1,5 @@
 import { UnrecoverableError, Worker } from 'bullmq';
-import { QUEUES, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
+import { QUEUES, screenshotCreateRequest, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { startTestGateway, postJson, getJson, type TestGateway } from '@sitelens/testkit/test-gateway';
 import { testRedisUrl } from '@sitelens/testkit';
 
@@ -152,21 +152,7 @@ describe('screenshot jobs through the gateway', () => {
   });
 
   it('reports a job no worker finished within its deadline as failed, never processing forever', async () => {
-    const request = {
-      url: 'https://example.com/',
-      device: 'desktop' as const,
-      full_page: false,
-      format: 'png' as const,
-      dark_mode: false,
-      hide_selectors: [],
-      block_ads: false,
-      wait_until: 'load' as const,
-      delay: 0,
-      timeout: 5,
-      reduced_motion: false,
-      high_contrast: false,
-      stream: false,
-    };
+    const request = screenshotCreateRequest.parse({ url: 'https://example.com/', timeout: 5 });
     const old = Date.now() - gw.config.jobQueueTimeoutMs - 60_000;
     const job = await gw.deps.queues.screenshot.add('screenshot', { request, timeoutSeconds: 5, acceptedAt: old });
     const response = await getJson(`${gw.origin}/v1/screenshots?job_id=${job.id}`);

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import {
   TimeoutError,
+  assertClipPixels,
   assertViewportPixels,
   followDeadline,
   screenshotCreateRequest,
@@ -56,6 +57,7 @@ export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
   async handler({ body, deps, origin, req, res }) {
     assertUrlAllowed(deps.config, body.url);
     assertViewportPixels(body, deps.config.browser.maxPixels);
+    assertClipPixels(body, deps.config.browser.maxPixels);
     const jobId = randomUUID();
     const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'screenshot', { request: body }, { owner: jobOwnerOf(req), jobId }));
     if (body.stream) {

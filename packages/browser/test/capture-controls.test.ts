@@ -1,0 +1,316 @@
+/**
+ * Capture controls, against a local site under two names (target.test and thirdparty.test, both
+ * mapped to 127.0.0.1) so what reaches the target's site and what reaches a third party can be
+ * told apart: headers, cookies, user agent, basic auth, blocked resources, JavaScript off, print
+ * media, clicks, injected CSS/JS, element and clip captures, transparency, time zone, locale,
+ * geolocation, orientation and certificate errors. Options are also tested together.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PNG } from 'pngjs';
+import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
+import { captureScreenshot, type BrowserPool, type CaptureOptions } from '../src';
+import { decodePng, failure, near, request, silentLogger, testPool } from './support/helpers';
+
+const WHITE: [number, number, number] = [255, 255, 255];
+const GREEN: [number, number, number] = [0, 255, 0];
+const BLUE: [number, number, number] = [0, 0, 255];
+const RED: [number, number, number] = [255, 0, 0];
+
+interface Seen {
+  path: string;
+  host: string;
+  headers: IncomingHttpHeaders;
+}
+
+describe('capture controls', () => {
+  let site: FixtureSite;
+  let pool: BrowserPool;
+  let seen: Seen[] = [];
+  let reports: Array<Record<string, string>> = [];
+  let target: string;
+  let thirdParty: string;
+  const options: CaptureOptions = { fullPageMaxHeight: 16_384, maxPixels: 50_000_000, logger: silentLogger };
+  const small = { device: 'custom', width: 800, height: 600 } as const;
+  const shoot = (fields: Record<string, unknown>) => captureScreenshot(pool, request({ ...small, ...fields }), options);
+  const html = (body: string) => (_req: unknown, res: import('node:http').ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  };
+
+  beforeAll(async () => {
+    site = await startFixtureSite();
+    target = `http://target.test:${site.port}`;
+    thirdParty = `http://thirdparty.test:${site.port}`;
+    const record = (req: import('node:http').IncomingMessage) =>
+      seen.push({
+        path: new URL(req.url ?? '/', 'http://x').pathname,
+        host: (req.headers.host ?? '').split(':')[0] ?? '',
+        headers: req.headers,
+      });
+    site.route('/page', (req, res) => {
+      record(req);
+      html(
+        `<!doctype html><html><head><link rel="stylesheet" href="/style.css"><script src="/app.js"></script></head>` +
+          `<body style="margin:0"><img src="/pixel.svg" width="10" height="10"><img src="${thirdParty}/tracker.svg" width="10" height="10"></body></html>`,
+      )(req, res);
+    });
+    for (const [file, type, body] of [
+      ['/style.css', 'text/css', 'body{background:#fff}'],
+      ['/app.js', 'application/javascript', 'window.appRan = true;'],
+      ['/pixel.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'],
+      ['/tracker.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'],
+    ] as const) {
+      site.route(file, (req, res) => {
+        record(req);
+        res.writeHead(200, { 'content-type': type }).end(body);
+      });
+    }
+    site.route('/report', (req, res) => {
+      reports.push(Object.fromEntries(new URL(req.url ?? '/', 'http://x').searchParams));
+      res.writeHead(204).end();
+    });
+    site.route(
+      '/media',
+      html(
+        `<!doctype html><style>html,body{margin:0;height:100%;background:#fff} #p,#c{width:200px;height:200px} ` +
+          `@media print{#p{background:rgb(0,255,0)}} @media (prefers-contrast: more){#c{background:rgb(0,0,255)}}</style><div id="p"></div><div id="c"></div>`,
+      ),
+    );
+    site.route(
+      '/red-by-script',
+      html(`<!doctype html><body style="margin:0;background:#fff"><script>document.body.style.background='rgb(255,0,0)'</script></body>`),
+    );
+    site.route(
+      '/click',
+      html(
+        `<!doctype html><body style="margin:0;background:#fff"><button id="go" style="width:100px;height:40px" onclick="document.body.style.background='rgb(0,0,255)'">go</button></body>`,
+      ),
+    );
+    site.route(
+      '/tall-element',
+      html(
+        `<!doctype html><body style="margin:0;background:#fff"><div style="height:50px"></div>` +
+          `<div id="card" style="margin-left:30px;width:300px;height:1500px;background:rgb(0,255,0)"></div></body>`,
+      ),
+    );
+    site.route(
+      '/transparent',
+      html(`<!doctype html><body style="margin:0"><div style="width:100px;height:100px;background:rgb(255,0,0)"></div></body>`),
+    );
+    site.route(
+      '/where',
+      html(
+        `<!doctype html><body><script>
+          const report = (fields) => fetch('/report?' + new URLSearchParams(fields));
+          report({ tz: Intl.DateTimeFormat().resolvedOptions().timeZone, lang: navigator.language, hour: String(new Date(Date.UTC(2026, 0, 1, 12)).getHours()) });
+          navigator.geolocation.getCurrentPosition((p) => report({ lat: String(p.coords.latitude), lon: String(p.coords.longitude) }), (e) => report({ geoError: e.message }));
+        </script></body>`,
+      ),
+    );
+    site.route(
+      '/touch',
+      html(
+        `<!doctype html><body><script>fetch('/report?' + new URLSearchParams({ touch: String(navigator.maxTouchPoints > 0), width: String(innerWidth) }))</script></body>`,
+      ),
+    );
+    pool = testPool({ concurrency: 2 }, { extraArgs: ['--host-resolver-rules=MAP target.test 127.0.0.1, MAP thirdparty.test 127.0.0.1'] });
+    await pool.start();
+  });
+
+  beforeEach(() => {
+    seen = [];
+    reports = [];
+  });
+
+  afterAll(async () => {
+    await pool.close();
+    await site.close();
+  });
+
+  it("sends headers, cookies, the user agent and basic auth to the target's site, and none of them to a third party", async () => {
+    await shoot({
+      url: `${target}/page`,
+      headers: { 'X-Tenant': 'acme', Authorization: 'Bearer ignored-when-http-auth-set' },
+      cookies: [
+        { name: 'session', value: 'abc123' },
+        { name: 'pref', value: 'dark', domain: 'target.test', httpOnly: true },
+      ],
+      user_agent: 'SitelensTest/1.0',
+      http_auth: { username: 'ann', password: 's3cret' },
+    });
+    const onTarget = seen.filter((hit) => hit.host === 'target.test');
+    const onThirdParty = seen.filter((hit) => hit.host === 'thirdparty.test');
+    expect(onTarget.map((hit) => hit.path).sort()).toEqual(['/app.js', '/page', '/pixel.svg', '/style.css']);
+    expect(onThirdParty.map((hit) => hit.path)).toEqual(['/tracker.svg']);
+    for (const hit of onTarget) {
+      expect(hit.headers['x-tenant']).toBe('acme');
+      expect(hit.headers.authorization).toBe(`Basic ${Buffer.from('ann:s3cret').toString('base64')}`);
+      expect(hit.headers.cookie).toContain('session=abc123');
+      expect(hit.headers.cookie).toContain('pref=dark');
+      expect(hit.headers['user-agent']).toBe('SitelensTest/1.0');
+    }
+    const [tracker] = onThirdParty;
+    expect(tracker!.headers['x-tenant']).toBeUndefined();
+    expect(tracker!.headers.authorization).toBeUndefined();
+    expect(tracker!.headers.cookie).toBeUndefined();
+    // The user agent is the browser's, for every site.
+    expect(tracker!.headers['user-agent']).toBe('SitelensTest/1.0');
+  });
+
+  it('block_resources: blocked types are never requested, the rest load', async () => {
+    await shoot({ url: `${target}/page`, block_resources: ['image', 'script'] });
+    expect(seen.map((hit) => hit.path).sort()).toEqual(['/page', '/style.css']);
+  });
+
+  it('disable_js: the page scripts do not run', async () => {
+    const on = decodePng((await shoot({ url: `${target}/red-by-script` })).image);
+    expect(near(on.at(400, 300), RED)).toBe(true);
+    const off = decodePng((await shoot({ url: `${target}/red-by-script`, disable_js: true })).image);
+    expect(near(off.at(400, 300), WHITE)).toBe(true);
+  });
+
+  it('print_mode, high_contrast, dark_mode and a user agent together: every override holds', async () => {
+    const alone = decodePng((await shoot({ url: `${target}/media` })).image);
+    expect(near(alone.at(100, 100), WHITE)).toBe(true);
+    expect(near(alone.at(100, 300), WHITE)).toBe(true);
+    const together = decodePng(
+      (
+        await shoot({
+          url: `${target}/media`,
+          print_mode: true,
+          high_contrast: true,
+          dark_mode: true,
+          user_agent: 'PrintBot/2',
+          locale: 'de-DE',
+        })
+      ).image,
+    );
+    expect(near(together.at(100, 100), GREEN)).toBe(true);
+    expect(near(together.at(100, 300), BLUE)).toBe(true);
+  });
+
+  it('click_selector clicks after load and the capture shows the result; no match is SELECTOR_NOT_FOUND', async () => {
+    const clicked = decodePng((await shoot({ url: `${target}/click`, click_selector: '#go' })).image);
+    expect(near(clicked.at(400, 300), BLUE)).toBe(true);
+    const error = await failure(shoot({ url: `${target}/click`, click_selector: '#missing' }));
+    expect(error.code).toBe('SELECTOR_NOT_FOUND');
+    expect(error.message).toContain('click_selector');
+  });
+
+  it('styles and scripts are injected before the capture', async () => {
+    const shot = decodePng(
+      (
+        await shoot({
+          url: `${target}/click`,
+          styles: 'body { background: rgb(0,255,0) !important; }',
+          scripts: "document.getElementById('go').style.visibility = 'hidden';",
+        })
+      ).image,
+    );
+    expect(near(shot.at(400, 300), GREEN)).toBe(true);
+    expect(near(shot.at(20, 20), GREEN)).toBe(true); // the button is gone
+  });
+
+  it('selector captures the whole element, taller than the viewport; no match is SELECTOR_NOT_FOUND', async () => {
+    const shot = await shoot({ url: `${target}/tall-element`, selector: '#card' });
+    const pixels = decodePng(shot.image);
+    expect([pixels.width, pixels.height]).toEqual([300, 1500]);
+    expect([shot.metadata.width, shot.metadata.height]).toEqual([300, 1500]);
+    expect(near(pixels.at(5, 5), GREEN)).toBe(true);
+    expect(near(pixels.at(295, 1495), GREEN)).toBe(true);
+    const error = await failure(shoot({ url: `${target}/tall-element`, selector: '#nothing' }));
+    expect(error.code).toBe('SELECTOR_NOT_FOUND');
+  });
+
+  it('clip captures exactly the clip', async () => {
+    const shot = await shoot({ url: `${target}/tall-element`, clip: { x: 30, y: 50, width: 120, height: 80 } });
+    const pixels = decodePng(shot.image);
+    expect([pixels.width, pixels.height]).toEqual([120, 80]);
+    expect(near(pixels.at(0, 0), GREEN)).toBe(true);
+    expect(near(pixels.at(119, 79), GREEN)).toBe(true);
+  });
+
+  it('omit_background leaves the page background transparent', async () => {
+    const shot = await shoot({ url: `${target}/transparent`, omit_background: true });
+    const png = PNG.sync.read(shot.image);
+    const alpha = (x: number, y: number) => png.data[(png.width * y + x) * 4 + 3];
+    expect(alpha(50, 50)).toBe(255); // the red square
+    expect(alpha(400, 300)).toBe(0); // no background
+    const opaque = PNG.sync.read((await shoot({ url: `${target}/transparent` })).image);
+    expect(opaque.data[(opaque.width * 300 + 400) * 4 + 3]).toBe(255);
+  });
+
+  it('timezone, locale and geolocation are what the page sees', async () => {
+    // Geolocation needs a secure context: 127.0.0.1 is one, plain-http target.test is not.
+    await shoot({
+      url: `${site.origin}/where`,
+      timezone: 'Asia/Tokyo',
+      locale: 'fr-FR',
+      geolocation: { latitude: 48.8566, longitude: 2.3522 },
+      wait_until: 'networkidle',
+    });
+    expect(reports).toEqual(
+      expect.arrayContaining([
+        { tz: 'Asia/Tokyo', lang: 'fr-FR', hour: '21' },
+        { lat: '48.8566', lon: '2.3522' },
+      ]),
+    );
+  });
+
+  it('locale sets Accept-Language', async () => {
+    await shoot({ url: `${target}/page`, locale: 'de-DE' });
+    const page = seen.find((hit) => hit.path === '/page');
+    expect(page!.headers['accept-language']).toMatch(/^de-DE\b/);
+  });
+
+  it('is_landscape turns a phone on its side; is_mobile and has_touch override the preset', async () => {
+    const landscape = await captureScreenshot(pool, request({ url: `${target}/media`, device: 'mobile', is_landscape: true }), options);
+    expect([landscape.metadata.width, landscape.metadata.height]).toEqual([1334, 750]);
+    await captureScreenshot(pool, request({ url: `${target}/touch`, device: 'mobile' }), options);
+    await captureScreenshot(pool, request({ url: `${target}/touch`, device: 'mobile', has_touch: false, is_mobile: false }), options);
+    await captureScreenshot(pool, request({ url: `${target}/touch`, ...small, has_touch: true }), options);
+    expect(reports.map((report) => report.touch)).toEqual(['true', 'false', 'true']);
+    // A mobile browser lays a page without a viewport meta tag out 980 px wide; a desktop one at the window's width.
+    const widths = reports.map((report) => Number(report.width));
+    expect(widths[0]).toBeGreaterThan(900);
+    expect(widths.slice(1)).toEqual([375, 800]);
+  });
+
+  describe('ignore_https', () => {
+    let server: Server;
+    let dir: string;
+    let httpsOrigin: string;
+
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), 'sitelens-tls-'));
+      execFileSync('openssl', [
+        'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=target.test',
+        '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+      ], { stdio: 'ignore' }); // prettier-ignore
+      server = createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) }, (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<body style="margin:0;background:rgb(0,255,0)"></body>'),
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      httpsOrigin = `https://target.test:${typeof address === 'object' && address ? address.port : 0}`;
+    });
+
+    afterAll(async () => {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('a self-signed certificate fails the job, unless ignore_https is set for it', async () => {
+      const refused = await failure(shoot({ url: `${httpsOrigin}/` }));
+      expect(refused.code).toBe('NAVIGATION_FAILED');
+      const shot = decodePng((await shoot({ url: `${httpsOrigin}/`, ignore_https: true })).image);
+      expect(near(shot.at(400, 300), GREEN)).toBe(true);
+      // Only that job: the next one without the flag is refused again.
+      expect((await failure(shoot({ url: `${httpsOrigin}/` }))).code).toBe('NAVIGATION_FAILED');
+    });
+  });
+});
