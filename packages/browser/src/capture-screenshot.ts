@@ -21,6 +21,11 @@ import { fullPageCap, fullPageClip, pageGeometry, scrollThrough } from './full-p
 import { isPuppeteerTimeout, navigate, whenPageCrashes } from './navigate';
 import { assertValidSelectors, dismissDialogs, emulateDevice, hideSelectors, retryAfterRedirect, viewportOf } from './page-setup';
 import { applyPageControls } from './page-controls';
+import { enableConsentHandling, settleConsent } from './consent';
+import { hostList } from './host-lists';
+
+/** Longest a job waits for a consent platform to be answered (`block_cookies`). */
+const CONSENT_BUDGET_MS = 4_000;
 import type { UrlGuard } from './request-filter';
 
 export const DEFAULT_QUALITY = 85;
@@ -92,6 +97,10 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
     cookies: request.cookies,
     httpAuth: request.http_auth,
     blockResources: request.block_resources,
+    blockHosts: await Promise.all([
+      ...(request.block_chats ? [hostList('chats')] : []),
+      ...(request.block_trackers ? [hostList('trackers')] : []),
+    ]),
     locale: request.locale,
     timezone: request.timezone,
     geolocation: request.geolocation,
@@ -100,6 +109,7 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   });
   const adblocker = request.block_ads ? await job.adblocker() : undefined;
   if (adblocker) await adblocker.enable(page);
+  if (request.block_cookies) await enableConsentHandling(page);
 
   options.phases?.mark('setup');
   const navigationStarted = performance.now();
@@ -109,6 +119,11 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   if (request.wait_for_selector) {
     const remaining = Math.max(500, timeoutMs - (performance.now() - navigationStarted));
     await waitForSelector(page, request.wait_for_selector, remaining, request.timeout);
+  }
+  if (request.block_cookies) {
+    const remaining = timeoutMs - (performance.now() - navigationStarted);
+    const consent = await settleConsent(page, { budgetMs: Math.max(0, Math.min(CONSENT_BUDGET_MS, remaining)) });
+    options.logger.debug({ consent }, 'consent handled');
   }
   if (request.click_selector) await clickAndSettle(page, request.click_selector);
   await sleep(request.delay * 1000, job.signal);

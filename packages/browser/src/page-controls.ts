@@ -1,6 +1,7 @@
 import type { CDPSession, HTTPRequest, Page } from 'puppeteer-core';
 import { isSameSite, type BlockableResource, type CookieInput } from '@sitelens/contracts';
 import { ADBLOCK_INTERCEPT_PRIORITY } from './adblock';
+import type { HostList } from './host-lists';
 
 /** How the client wants the page loaded: what it sends, what it blocks, where and when it is. */
 export interface PageControls {
@@ -12,6 +13,8 @@ export interface PageControls {
   cookies?: readonly CookieInput[];
   httpAuth?: { username: string; password: string };
   blockResources?: readonly BlockableResource[];
+  /** Hosts never requested (chat widgets, trackers). */
+  blockHosts?: readonly HostList[];
   locale?: string;
   timezone?: string;
   geolocation?: { latitude: number; longitude: number; accuracy?: number };
@@ -120,17 +123,18 @@ export async function applyPageControls(page: Page, controls: PageControls): Pro
   await Promise.all(steps);
 
   const blocked = new Set((controls.blockResources ?? []).flatMap((type) => RESOURCE_TYPES[type]));
+  const blockedHosts = controls.blockHosts ?? [];
   // Lower-cased, so a request's own header and ours never go out twice under two spellings.
   const extra: Record<string, string> = Object.fromEntries(
     Object.entries(controls.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
   );
   if (controls.httpAuth) extra.authorization = basicAuth(controls.httpAuth);
   const adds = Object.keys(extra).length > 0;
-  if (blocked.size === 0 && !adds) return;
+  if (blocked.size === 0 && blockedHosts.length === 0 && !adds) return;
   await page.setRequestInterception(true);
   page.on('request', (request: HTTPRequest) => {
     if (request.isInterceptResolutionHandled()) return;
-    if (blocked.has(request.resourceType())) {
+    if (blocked.has(request.resourceType()) || blockedHosts.some((list) => list.matches(request.url()))) {
       void request.abort('blockedbyclient', ADBLOCK_INTERCEPT_PRIORITY).catch(() => undefined);
       return;
     }

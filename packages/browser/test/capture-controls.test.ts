@@ -117,7 +117,48 @@ describe('capture controls', () => {
         `<!doctype html><body><script>fetch('/report?' + new URLSearchParams({ touch: String(navigator.maxTouchPoints > 0), width: String(innerWidth) }))</script></body>`,
       ),
     );
-    pool = testPool({ concurrency: 2 }, { extraArgs: ['--host-resolver-rules=MAP target.test 127.0.0.1, MAP thirdparty.test 127.0.0.1'] });
+    site.route(
+      '/widgets',
+      html(
+        `<!doctype html><body><script src="/app.js"></script>` +
+          `<script src="http://code.tidio.co:${site.port}/widget.js"></script>` +
+          `<script src="http://static.hotjar.com:${site.port}/analytics.js"></script></body>`,
+      ),
+    );
+    // Hosts from the bundled lists that are not on Chromium's HSTS preload list (an http:// URL of a
+    // preloaded one, such as intercom.io, is upgraded to https and never reaches this site).
+    for (const file of ['/widget.js', '/analytics.js']) {
+      site.route(file, (req, res) => {
+        record(req);
+        res.writeHead(200, { 'content-type': 'application/javascript' }).end('');
+      });
+    }
+    // A consent banner of a known platform (orestbida's cookieconsent v2 markup): rejecting reports it.
+    site.route(
+      '/consent-known',
+      html(
+        `<!doctype html><html class="show--consent"><body style="margin:0;background:#fff">` +
+          `<div id="cc--main"><div id="cm" style="position:fixed;left:0;right:0;bottom:0;height:150px;background:rgb(255,0,0)">` +
+          `<button id="s-all-bn">Accept all</button><button id="s-rall-bn" onclick="fetch('/report?consent=rejected');document.documentElement.classList.remove('show--consent');document.getElementById('cc--main').remove()">Reject all</button>` +
+          `</div></div></body></html>`,
+      ),
+    );
+    // A hand-made banner no platform rule knows.
+    site.route(
+      '/consent-generic',
+      html(
+        `<!doctype html><body style="margin:0;background:#fff"><div class="site-cookie-banner" ` +
+          `style="position:fixed;left:0;right:0;bottom:0;height:150px;background:rgb(255,0,0)">We use cookies. <button>OK</button></div></body>`,
+      ),
+    );
+    pool = testPool(
+      { concurrency: 2 },
+      {
+        extraArgs: [
+          '--host-resolver-rules=MAP target.test 127.0.0.1, MAP thirdparty.test 127.0.0.1, MAP code.tidio.co 127.0.0.1, MAP static.hotjar.com 127.0.0.1',
+        ],
+      },
+    );
     await pool.start();
   });
 
@@ -164,6 +205,29 @@ describe('capture controls', () => {
   it('block_resources: blocked types are never requested, the rest load', async () => {
     await shoot({ url: `${target}/page`, block_resources: ['image', 'script'] });
     expect(seen.map((hit) => hit.path).sort()).toEqual(['/page', '/style.css']);
+  });
+
+  it("block_chats keeps chat widgets from loading, block_trackers trackers; the page's own scripts load", async () => {
+    const hosts = () => seen.map((hit) => `${hit.host}${hit.path}`).sort();
+    await shoot({ url: `${target}/widgets` });
+    expect(hosts()).toEqual(['code.tidio.co/widget.js', 'static.hotjar.com/analytics.js', 'target.test/app.js']);
+    seen = [];
+    await shoot({ url: `${target}/widgets`, block_chats: true });
+    expect(hosts()).toEqual(['static.hotjar.com/analytics.js', 'target.test/app.js']);
+    seen = [];
+    await shoot({ url: `${target}/widgets`, block_trackers: true, block_chats: true });
+    expect(hosts()).toEqual(['target.test/app.js']);
+  });
+
+  it('block_cookies: a known consent platform is answered (rejected) and a generic banner hidden', async () => {
+    const bottom = async (url: string, fields: Record<string, unknown> = {}) =>
+      decodePng((await shoot({ url, ...fields })).image).at(400, 580);
+    expect(near(await bottom(`${target}/consent-known`), RED)).toBe(true);
+    expect(near(await bottom(`${target}/consent-generic`), RED)).toBe(true);
+    expect(reports).toEqual([]);
+    expect(near(await bottom(`${target}/consent-known`, { block_cookies: true }), WHITE)).toBe(true);
+    expect(reports).toEqual([{ consent: 'rejected' }]);
+    expect(near(await bottom(`${target}/consent-generic`, { block_cookies: true }), WHITE)).toBe(true);
   });
 
   it('disable_js: the page scripts do not run', async () => {

@@ -114,6 +114,9 @@ export const screenshotCreateRequest = z
       .max(BLOCKABLE_RESOURCES.length)
       .default([])
       .transform((types) => [...new Set(types)]),
+    block_cookies: z.boolean({ error: 'must be true or false' }).default(false),
+    block_chats: z.boolean({ error: 'must be true or false' }).default(false),
+    block_trackers: z.boolean({ error: 'must be true or false' }).default(false),
     disable_js: z.boolean({ error: 'must be true or false' }).default(false),
     ignore_https: z.boolean({ error: 'must be true or false' }).default(false),
     print_mode: z.boolean({ error: 'must be true or false' }).default(false),
