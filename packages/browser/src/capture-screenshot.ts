@@ -1,4 +1,6 @@
 import { imageSize } from 'image-size';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import type { Page, ScreenshotClip } from 'puppeteer-core';
 import {
   AppError,
@@ -11,6 +13,7 @@ import {
   screenshotBudgetMs,
   sleep,
   type ImageFormat,
+  type ScreenshotFormat,
   type PhaseTimer,
   type ScreenshotCreateRequest,
   type ScreenshotMetadata,
@@ -29,7 +32,12 @@ const CONSENT_BUDGET_MS = 4_000;
 import type { UrlGuard } from './request-filter';
 
 export const DEFAULT_QUALITY = 85;
-export const CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+export const CONTENT_TYPES: Record<ScreenshotFormat, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+};
 
 export interface CaptureOptions {
   signal?: AbortSignal;
@@ -132,7 +140,7 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   let clip: ScreenshotClip | undefined;
   let truncated = false;
   const maxHeight = Math.min(
-    fullPageCap(options.fullPageMaxHeight, request.format, device.deviceScaleFactor),
+    fullPageCap(options.fullPageMaxHeight, request.format === 'pdf' ? 'png' : request.format, device.deviceScaleFactor),
     fullPagePixelCap(
       request.selector ? device.width : viewportOf(device, { isLandscape: request.is_landscape }).width,
       device.deviceScaleFactor,
@@ -160,31 +168,93 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
     clip = request.clip;
   }
 
-  const image = Buffer.from(
+  if (request.format === 'pdf') return printPdf(page, request, { loadTimeMs, maxHeight, phases: options.phases });
+  const format: ImageFormat = request.format;
+  let image: Buffer = Buffer.from(
     await page.screenshot({
-      type: request.format,
-      quality: request.format === 'png' ? undefined : (request.quality ?? DEFAULT_QUALITY),
+      type: format,
+      quality: format === 'png' ? undefined : (request.quality ?? DEFAULT_QUALITY),
       omitBackground: request.omit_background,
       ...(clip ? { clip, captureBeyondViewport: true } : { captureBeyondViewport: false }),
     }),
   );
   options.phases?.mark('capture');
+  if (request.image_width !== undefined || request.image_height !== undefined) {
+    image = await thumbnail(image, format, { width: request.image_width, height: request.image_height, quality: request.quality });
+  }
   const size = imageSize(image);
   options.phases?.mark('metadata');
   options.logger.debug({ width: size.width, height: size.height, bytes: image.length, truncated }, 'screenshot captured');
   return {
     image,
-    contentType: CONTENT_TYPES[request.format],
+    contentType: CONTENT_TYPES[format],
     metadata: {
       width: size.width,
       height: size.height,
-      format: request.format,
+      format,
       file_size: image.length,
       load_time: loadTimeMs,
       device: request.device,
       full_page: request.full_page,
       truncated,
       max_height: maxHeight,
+    },
+  };
+}
+
+/**
+ * The capture scaled down (or up) to `image_width` x `image_height`: with one of them the other
+ * follows the aspect ratio; with both the image fills that box, cut from the top left (where a
+ * page starts, and what a thumbnail is for).
+ */
+async function thumbnail(
+  image: Buffer,
+  format: ImageFormat,
+  size: { width?: number; height?: number; quality?: number },
+): Promise<Buffer> {
+  const resized = sharp(image).resize({ width: size.width, height: size.height, fit: 'cover', position: 'left top' });
+  const quality = size.quality ?? DEFAULT_QUALITY;
+  const encoded = format === 'png' ? resized.png() : format === 'jpeg' ? resized.jpeg({ quality }) : resized.webp({ quality });
+  return encoded.toBuffer();
+}
+
+/** The page printed to PDF (print media), with the request's paper, margins, scale and page ranges. */
+async function printPdf(
+  page: Page,
+  request: ScreenshotCreateRequest,
+  context: { loadTimeMs: number; maxHeight: number; phases?: PhaseTimer },
+): Promise<Screenshot> {
+  const pdf = request.pdf ?? { paper: 'a4' as const, landscape: false, print_background: true, scale: 1 };
+  const bytes = Buffer.from(
+    await page.pdf({
+      format: pdf.paper,
+      landscape: pdf.landscape,
+      printBackground: pdf.print_background,
+      margin: pdf.margin,
+      scale: pdf.scale,
+      pageRanges: pdf.page_ranges,
+      timeout: request.timeout * 1000,
+    }),
+  );
+  context.phases?.mark('capture');
+  const document = await PDFDocument.load(bytes, { updateMetadata: false });
+  const first = document.getPageCount() > 0 ? document.getPage(0).getSize() : { width: 0, height: 0 };
+  context.phases?.mark('metadata');
+  return {
+    image: bytes,
+    contentType: CONTENT_TYPES.pdf,
+    metadata: {
+      // The first page's size in PDF points (1/72 in).
+      width: Math.round(first.width),
+      height: Math.round(first.height),
+      format: 'pdf',
+      page_count: document.getPageCount(),
+      file_size: bytes.length,
+      load_time: context.loadTimeMs,
+      device: request.device,
+      full_page: request.full_page,
+      truncated: false,
+      max_height: context.maxHeight,
     },
   };
 }

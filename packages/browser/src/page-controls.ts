@@ -47,7 +47,8 @@ export function pageSession(page: Page): CDPSession {
  */
 export async function emulateMedia(page: Page, media: MediaEmulation): Promise<void> {
   await pageSession(page).send('Emulation.setEmulatedMedia', {
-    media: media.print ? 'print' : 'screen',
+    // '' leaves the type alone: screen for captures, print while printing a PDF.
+    media: media.print ? 'print' : '',
     features: [
       { name: 'prefers-color-scheme', value: media.darkMode ? 'dark' : 'light' },
       { name: 'prefers-reduced-motion', value: media.reducedMotion ? 'reduce' : 'no-preference' },

@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { imageSize } from 'image-size';
 import { PNG } from 'pngjs';
 import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import { captureScreenshot, type BrowserPool, type CaptureOptions } from '../src';
@@ -20,6 +21,25 @@ const WHITE: [number, number, number] = [255, 255, 255];
 const GREEN: [number, number, number] = [0, 255, 0];
 const BLUE: [number, number, number] = [0, 0, 255];
 const RED: [number, number, number] = [255, 0, 0];
+
+/**
+ * Each page's text, from the PDF itself (Mozilla's pdf.js). pdf.js is an ES module, which this
+ * CommonJS test runtime cannot load, so a child Node reads the PDF from stdin.
+ */
+function pdfText(pdf: Buffer): string[] {
+  const script = `
+    const { getDocument } = await import(${JSON.stringify(require.resolve('pdfjs-dist/legacy/build/pdf.mjs'))});
+    const chunks = [];
+    for await (const chunk of process.stdin) chunks.push(chunk);
+    const document = await getDocument({ data: new Uint8Array(Buffer.concat(chunks)), isEvalSupported: false }).promise;
+    const pages = [];
+    for (let number = 1; number <= document.numPages; number++) {
+      const content = await (await document.getPage(number)).getTextContent();
+      pages.push(content.items.map((item) => item.str ?? '').join(' ').replace(/\\s+/g, ' ').trim());
+    }
+    process.stdout.write(JSON.stringify(pages));`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { input: pdf, encoding: 'utf8' })) as string[];
+}
 
 interface Seen {
   path: string;
@@ -149,6 +169,13 @@ describe('capture controls', () => {
       html(
         `<!doctype html><body style="margin:0;background:#fff"><div class="site-cookie-banner" ` +
           `style="position:fixed;left:0;right:0;bottom:0;height:150px;background:rgb(255,0,0)">We use cookies. <button>OK</button></div></body>`,
+      ),
+    );
+    site.route(
+      '/three-pages',
+      html(
+        `<!doctype html><body><h1 style="break-after:page">Alpha page</h1><h1 style="break-after:page">Bravo page</h1><h1>Charlie page</h1>` +
+          `<p class="screen">on screen only</p><style>@media print{.screen{display:none}}</style></body>`,
       ),
     );
     pool = testPool(
@@ -342,6 +369,33 @@ describe('capture controls', () => {
     const widths = reports.map((report) => Number(report.width));
     expect(widths[0]).toBeGreaterThan(900);
     expect(widths.slice(1)).toEqual([375, 800]);
+  });
+
+  it('format pdf: the expected pages, their text, page_count and paper size in metadata', async () => {
+    const shot = await shoot({ url: `${target}/three-pages`, format: 'pdf', pdf: { paper: 'letter', margin: { top: '10mm' } } });
+    expect(shot.contentType).toBe('application/pdf');
+    expect(shot.image.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(shot.metadata).toMatchObject({ format: 'pdf', page_count: 3, width: 612, height: 792, file_size: shot.image.length });
+    expect(pdfText(shot.image)).toEqual(['Alpha page', 'Bravo page', 'Charlie page']);
+    const ranged = await shoot({ url: `${target}/three-pages`, format: 'pdf', pdf: { page_ranges: '2-3', landscape: true } });
+    // A4 on its side: 842 x 595 points (Chromium rounds A4 to 11.7 x 8.27 in, so within a point).
+    expect(ranged.metadata.page_count).toBe(2);
+    expect(Math.abs(ranged.metadata.width - 842)).toBeLessThanOrEqual(1);
+    expect(Math.abs(ranged.metadata.height - 595)).toBeLessThanOrEqual(1);
+    expect(pdfText(ranged.image)).toEqual(['Bravo page', 'Charlie page']);
+  });
+
+  it('image_width / image_height: a thumbnail of the asked size, aspect kept when one is given', async () => {
+    const wide = await shoot({ url: `${target}/transparent`, image_width: 200 });
+    expect([decodePng(wide.image).width, decodePng(wide.image).height]).toEqual([200, 150]);
+    expect([wide.metadata.width, wide.metadata.height]).toEqual([200, 150]);
+    const tall = await shoot({ url: `${target}/transparent`, image_height: 60, format: 'jpeg' });
+    expect(imageSize(tall.image)).toMatchObject({ width: 80, height: 60, type: 'jpg' });
+    const box = await shoot({ url: `${target}/transparent`, image_width: 100, image_height: 100, format: 'webp' });
+    expect(imageSize(box.image)).toMatchObject({ width: 100, height: 100, type: 'webp' });
+    // Cut from the top-left-anchored page: the red square (100x100 CSS px of 800x600) is at the left edge.
+    const boxPng = decodePng((await shoot({ url: `${target}/transparent`, image_width: 100, image_height: 100 })).image);
+    expect(near(boxPng.at(2, 2), RED)).toBe(true);
   });
 
   describe('ignore_https', () => {

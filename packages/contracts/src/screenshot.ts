@@ -16,6 +16,41 @@ import {
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+/** What a screenshot job can produce: a raster image or a PDF of the page. */
+export const SCREENSHOT_FORMATS = [...IMAGE_FORMATS, 'pdf'] as const;
+export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];
+
+export const PDF_PAPER = ['a4', 'letter', 'legal', 'a3', 'tabloid'] as const;
+/** CSS lengths puppeteer and Chromium accept for PDF margins. */
+const CSS_LENGTH = /^(0|\d{1,4}(\.\d{1,3})?(px|in|cm|mm))$/;
+const marginSide = z
+  .string({ error: 'must be a CSS length such as 10mm, 0.5in or 20px' })
+  .trim()
+  .refine((value) => CSS_LENGTH.test(value), 'must be a CSS length such as 10mm, 0.5in or 20px');
+
+const pdfField = z.object(
+  {
+    paper: oneOf(PDF_PAPER).default('a4'),
+    landscape: z.boolean({ error: 'must be true or false' }).default(false),
+    print_background: z.boolean({ error: 'must be true or false' }).default(true),
+    margin: z
+      .object({ top: marginSide.optional(), right: marginSide.optional(), bottom: marginSide.optional(), left: marginSide.optional() }, {
+        error: 'must be an object with top, right, bottom and left CSS lengths',
+      })
+      .optional(),
+    scale: z.number({ error: 'must be a number' }).min(0.1, 'must be between 0.1 and 2').max(2, 'must be between 0.1 and 2').default(1),
+    page_ranges: z
+      .string({ error: 'must be a string such as "1-3, 5"' })
+      .trim()
+      .max(100)
+      .refine((value) => /^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/.test(value), 'must be page numbers and ranges such as "1-3, 5"')
+      .optional(),
+  },
+  { error: 'must be an object (paper, landscape, print_background, margin, scale, page_ranges)' },
+);
+
+/** Largest thumbnail side (`image_width` / `image_height`), in pixels. */
+export const MAX_IMAGE_SIDE = 3840;
 
 export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
@@ -75,9 +110,12 @@ export const screenshotCreateRequest = z
     height: boundedInt(CUSTOM_HEIGHT.min, CUSTOM_HEIGHT.max).optional(),
     full_page: z.boolean().default(false),
     // `jpg` is accepted as the common spelling of jpeg (existing clients send it).
-    format: oneOf([...IMAGE_FORMATS, 'jpg'])
+    format: oneOf([...SCREENSHOT_FORMATS, 'jpg'])
       .default('png')
-      .transform((value): ImageFormat => (value === 'jpg' ? 'jpeg' : value)),
+      .transform((value): ScreenshotFormat => (value === 'jpg' ? 'jpeg' : value)),
+    pdf: pdfField.optional(),
+    image_width: boundedInt(16, MAX_IMAGE_SIDE).optional(),
+    image_height: boundedInt(16, MAX_IMAGE_SIDE).optional(),
     quality: boundedInt(1, 100).optional(),
     device_scale: z
       .number({ error: 'must be a number' })
@@ -146,6 +184,15 @@ export const screenshotCreateRequest = z
         ctx.addIssue({ code: 'custom', path: [field], message: 'cannot be combined with full_page' });
       }
     }
+    if (value.pdf !== undefined && value.format !== 'pdf') {
+      ctx.addIssue({ code: 'custom', path: ['pdf'], message: 'needs format "pdf"' });
+    }
+    if (value.format === 'pdf') {
+      for (const field of ['selector', 'clip', 'image_width', 'image_height', 'quality'] as const) {
+        if (value[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'does not apply to format "pdf"' });
+      }
+      if (value.omit_background) ctx.addIssue({ code: 'custom', path: ['omit_background'], message: 'does not apply to format "pdf"' });
+    }
     if (value.omit_background && value.format === 'jpeg') {
       ctx.addIssue({ code: 'custom', path: ['omit_background'], message: 'needs png or webp (jpeg has no transparency)' });
     }
@@ -202,7 +249,9 @@ export type ScreenshotGetQuery = z.infer<typeof screenshotGetQuery>;
 export interface ScreenshotMetadata {
   width: number;
   height: number;
-  format: ImageFormat;
+  format: ScreenshotFormat;
+  /** Pages in a PDF. */
+  page_count?: number;
   file_size: number;
   load_time: number;
   device: string;

@@ -27,7 +27,7 @@ export interface ScreenshotProcessorDeps {
   recordPhase?: (phase: string, ms: number) => void;
 }
 
-const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', pdf: 'pdf' };
 
 /** Every image lives under this key prefix (retention sweeps it). */
 export const SCREENSHOT_KEY_PREFIX = 'screenshots/';
