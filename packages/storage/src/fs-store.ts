@@ -18,6 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.jpeg': 'image/jpeg',
   '.jpg': 'image/jpeg',
   '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
   '.json': 'application/json',
   '.html': 'text/html; charset=utf-8',
 };

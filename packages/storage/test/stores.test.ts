@@ -41,6 +41,11 @@ describe('filesystem store', () => {
     expect(await store.openSigned('screenshots/a.png', expires, signature)).toEqual({ ok: false, reason: 'expired' });
   });
 
+  it('serves a PDF as application/pdf', async () => {
+    await store.put('screenshots/doc.pdf', Buffer.from('%PDF-1.7'), 'application/pdf');
+    expect((await store.get('screenshots/doc.pdf')).contentType).toBe('application/pdf');
+  });
+
   it('reads an object back as a stream with its type and size', async () => {
     const content = await store.get('screenshots/a.png');
     expect(content.contentType).toBe('image/png');
