@@ -207,11 +207,7 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
  * follows the aspect ratio; with both the image fills that box, cut from the top left (where a
  * page starts, and what a thumbnail is for).
  */
-async function thumbnail(
-  image: Buffer,
-  format: ImageFormat,
-  size: { width?: number; height?: number; quality?: number },
-): Promise<Buffer> {
+async function thumbnail(image: Buffer, format: ImageFormat, size: { width?: number; height?: number; quality?: number }): Promise<Buffer> {
   const resized = sharp(image).resize({ width: size.width, height: size.height, fit: 'cover', position: 'left top' });
   const quality = size.quality ?? DEFAULT_QUALITY;
   const encoded = format === 'png' ? resized.png() : format === 'jpeg' ? resized.jpeg({ quality }) : resized.webp({ quality });

@@ -15,6 +15,9 @@ export const PAGE_CONTROL_LIMITS = {
   maxUserAgentLength: 512,
   maxCredentialLength: 256,
   maxInjectedBytes: 64 * 1024,
+  /** All headers, and all cookies, of one request together (they sit in the queued job in Redis). */
+  maxHeadersBytes: 16 * 1024,
+  maxCookiesBytes: 16 * 1024,
 } as const;
 
 /** RFC 9110 token characters: what a header or cookie name may hold. */
@@ -49,6 +52,13 @@ export const headersField = z
   )
   .superRefine((headers, ctx) => {
     const names = Object.keys(headers);
+    const bytes = Object.entries(headers).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value), 0);
+    if (bytes > PAGE_CONTROL_LIMITS.maxHeadersBytes) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must hold at most ${PAGE_CONTROL_LIMITS.maxHeadersBytes / 1024} KiB of names and values in all`,
+      });
+    }
     if (names.length > PAGE_CONTROL_LIMITS.maxHeaders) {
       ctx.addIssue({ code: 'custom', message: `must hold at most ${PAGE_CONTROL_LIMITS.maxHeaders} headers` });
     }
@@ -106,7 +116,13 @@ export type CookieInput = z.infer<typeof cookieField>;
 
 export const cookiesField = z
   .array(cookieField, { error: 'must be an array of cookies' })
-  .max(PAGE_CONTROL_LIMITS.maxCookies, `must hold at most ${PAGE_CONTROL_LIMITS.maxCookies} cookies`);
+  .max(PAGE_CONTROL_LIMITS.maxCookies, `must hold at most ${PAGE_CONTROL_LIMITS.maxCookies} cookies`)
+  .refine(
+    (cookies) =>
+      cookies.reduce((sum, cookie) => sum + Buffer.byteLength(cookie.name) + Buffer.byteLength(cookie.value), 0) <=
+      PAGE_CONTROL_LIMITS.maxCookiesBytes,
+    `must hold at most ${PAGE_CONTROL_LIMITS.maxCookiesBytes / 1024} KiB of names and values in all`,
+  );
 
 export const userAgentField = z
   .string({ error: 'must be a string' })

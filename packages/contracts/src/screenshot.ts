@@ -34,16 +34,22 @@ const pdfField = z.object(
     landscape: z.boolean({ error: 'must be true or false' }).default(false),
     print_background: z.boolean({ error: 'must be true or false' }).default(true),
     margin: z
-      .object({ top: marginSide.optional(), right: marginSide.optional(), bottom: marginSide.optional(), left: marginSide.optional() }, {
-        error: 'must be an object with top, right, bottom and left CSS lengths',
-      })
+      .object(
+        { top: marginSide.optional(), right: marginSide.optional(), bottom: marginSide.optional(), left: marginSide.optional() },
+        {
+          error: 'must be an object with top, right, bottom and left CSS lengths',
+        },
+      )
       .optional(),
     scale: z.number({ error: 'must be a number' }).min(0.1, 'must be between 0.1 and 2').max(2, 'must be between 0.1 and 2').default(1),
     page_ranges: z
       .string({ error: 'must be a string such as "1-3, 5"' })
       .trim()
       .max(100)
-      .refine((value) => /^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/.test(value), 'must be page numbers and ranges such as "1-3, 5"')
+      .refine(
+        (value) => /^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/.test(value),
+        'must be page numbers and ranges such as "1-3, 5"',
+      )
       .optional(),
   },
   { error: 'must be an object (paper, landscape, print_background, margin, scale, page_ranges)' },

@@ -71,6 +71,10 @@ describe('screenshot capture controls: validation', () => {
       'headers.X-A: must not contain control characters (line breaks included)',
     ]);
     expect(problems({ headers: { 'bad name': '1' } })).toEqual(['headers.bad name: is not a valid header name']);
+    const big = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`X-${i}`, 'v'.repeat(4000)]));
+    expect(problems({ headers: big })).toEqual(['headers: must hold at most 16 KiB of names and values in all']);
+    const cookies = Array.from({ length: 5 }, (_, i) => ({ name: `c${i}`, value: 'v'.repeat(4000) }));
+    expect(problems({ cookies })).toEqual(['cookies: must hold at most 16 KiB of names and values in all']);
     const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`X-${i}`, '1']));
     expect(problems({ headers: many })).toEqual(['headers: must hold at most 50 headers']);
   });
