@@ -65,7 +65,7 @@ const RESOURCE_TYPES: Record<BlockableResource, readonly string[]> = {
   media: ['media'],
 };
 
-function lowerCased(headers: Record<string, string>): Record<string, string> {
+function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
@@ -126,9 +126,7 @@ export async function applyPageControls(page: Page, controls: PageControls): Pro
   const blocked = new Set((controls.blockResources ?? []).flatMap((type) => RESOURCE_TYPES[type]));
   const blockedHosts = controls.blockHosts ?? [];
   // Lower-cased, so a request's own header and ours never go out twice under two spellings.
-  const extra: Record<string, string> = Object.fromEntries(
-    Object.entries(controls.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
-  );
+  const extra = lowerCased(controls.headers ?? {});
   if (controls.httpAuth) extra.authorization = basicAuth(controls.httpAuth);
   const adds = Object.keys(extra).length > 0;
   if (blocked.size === 0 && blockedHosts.length === 0 && !adds) return;

@@ -42,7 +42,7 @@ describe('filesystem store', () => {
   });
 
   it('serves a PDF as application/pdf', async () => {
-    await store.put('screenshots/doc.pdf', Buffer.from('%PDF-1.7'), 'application/pdf');
+    await store.put('screenshots/doc.pdf', Buffer.from('%PDF-1.7'));
     expect((await store.get('screenshots/doc.pdf')).contentType).toBe('application/pdf');
   });
 
