@@ -26,7 +26,8 @@ export const CRAWL_LIMITS = {
 /** RFC 9110 token: what a header name may be. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
-const webhookHeaders = z
+/** `webhook_headers`: extra headers on the webhook's POST (crawl and screenshot). */
+export const webhookHeaders = z
   .record(z.string(), z.string({ error: 'must map header names to string values' }).max(4096, 'values must be at most 4096 characters'))
   .refine((headers) => Object.keys(headers).length <= CRAWL_LIMITS.maxWebhookHeaders, {
     message: `must hold at most ${CRAWL_LIMITS.maxWebhookHeaders} headers`,

@@ -36,6 +36,8 @@ export interface JobEnvelope {
 
 export interface ScreenshotJobPayload extends JobEnvelope {
   request: ScreenshotCreateRequest;
+  /** The gateway's origin as the client saw it: the webhook's signed image URL points there. */
+  origin?: string;
 }
 
 export interface ScreenshotJobResult {

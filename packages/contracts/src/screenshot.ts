@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES, DEVICE_SCALE, resolveDevice } from './devices';
 import { BadRequest } from './errors';
 import { boundedInt, cssSelector, httpUrl, oneOf, queryInt } from './fields';
+import { webhookHeaders } from './crawl';
 import {
   cookieDomainProblem,
   cookiesField,
@@ -173,6 +174,9 @@ export const screenshotCreateRequest = z
     selector: selector.optional(),
     clip: clipField.optional(),
     omit_background: z.boolean({ error: 'must be true or false' }).default(false),
+    // The finished job POSTed (signed like the crawl's), with a fresh signed image URL.
+    webhook_url: httpUrl().optional(),
+    webhook_headers: webhookHeaders.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.device === 'custom') {

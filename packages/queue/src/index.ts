@@ -9,3 +9,4 @@ export * from './fair-share/job-gate';
 export * from './jobs/enqueue';
 export * from './jobs/follow-job';
 export * from './jobs/job-worker';
+export * from './jobs/job-state';

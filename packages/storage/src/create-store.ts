@@ -44,3 +44,13 @@ export async function createBlobStore(storage: Config['storage']): Promise<BlobS
   const root = path.resolve(storage.dataDir, 'blobs');
   return new FsBlobStore(root, await localSecret(path.resolve(storage.dataDir), storage.signingSecret));
 }
+
+/**
+ * The secret that signs webhooks of jobs without an owner (local mode): WEBHOOK_SECRET, or one of
+ * its own generated into DATA_DIR (never URL_SIGNING_SECRET). Hosted mode writes nothing there:
+ * issued keys have their own secrets, static keys WEBHOOK_SECRET.
+ */
+export async function localWebhookSecret(config: Pick<Config, 'mode' | 'webhookSecret' | 'storage'>): Promise<string | undefined> {
+  if (config.webhookSecret) return config.webhookSecret;
+  return config.mode === 'local' ? localSecret(path.resolve(config.storage.dataDir), undefined, '.webhook-secret') : undefined;
+}

@@ -44,6 +44,22 @@ describe('screenshot request validation', () => {
     ['timeout too short', { url: 'https://example.com', timeout: 1 }, /'timeout'.*5 and 120/],
     ['unknown wait_until', { url: 'https://example.com', wait_until: 'whenever' }, /'wait_until'/],
     ['body is an array', [1, 2], /JSON object/],
+    // Capture controls (issue 15): each names its field.
+    [
+      'cookie for another site',
+      { url: 'https://example.com', cookies: [{ name: 'a', value: '1', domain: 'other.org' }] },
+      /'cookies\.0\.domain'.*another site/,
+    ],
+    ['Host header', { url: 'https://example.com', headers: { Host: 'internal' } }, /'headers\.Host': cannot be set here/],
+    ['pdf options on a png', { url: 'https://example.com', pdf: { paper: 'a4' } }, /'pdf': needs format "pdf"/],
+    ['unknown paper', { url: 'https://example.com', format: 'pdf', pdf: { paper: 'a9' } }, /'pdf\.paper'/],
+    ['thumbnail too wide', { url: 'https://example.com', image_width: 5000 }, /'image_width'.*16 and 3840/],
+    ['webhook_url not a URL', { url: 'https://example.com', webhook_url: 'nope' }, /'webhook_url'/],
+    [
+      'clip over the pixel cap',
+      { url: 'https://example.com', device_scale: 3, clip: { x: 0, y: 0, width: 16384, height: 16384 } },
+      /clip\.width x clip\.height/,
+    ],
   ];
 
   it.each(bad)('rejects %s with 400 INVALID_REQUEST naming the field', async (_name, body, message) => {

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Config } from '@sitelens/config';
 import { openGuardedBrowser, renderHtml, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
@@ -16,7 +15,7 @@ import {
   type ScreenshotGate,
   type ScreenshotQueue,
 } from '@sitelens/queue';
-import { RESULTS_KEY_PREFIX, createBlobStore, localSecret, scheduleSweep, type BlobStore } from '@sitelens/storage';
+import { RESULTS_KEY_PREFIX, createBlobStore, localWebhookSecret, scheduleSweep, type BlobStore } from '@sitelens/storage';
 import type { Logger, Metrics } from '@sitelens/telemetry';
 import {
   RobotsCache,
@@ -26,7 +25,7 @@ import {
   type Renderer,
   type WebDeps,
 } from '@sitelens/web';
-import { createWebhookSecrets, type WebhookSecrets } from './webhook-secrets';
+import { createWebhookSecrets, type WebhookSecrets } from '@sitelens/queue';
 
 /**
  * What every parse-queue handler works with, built once per process by the composition root and
@@ -98,14 +97,10 @@ export async function openParseWorkerContext(
   const model = createModelClient(config.llm, { logger, metrics, ...options.model });
   const schemaChecker = createSchemaChecker(options.schemaChecker);
   const store = await createBlobStore(config.storage);
-  // Local mode without WEBHOOK_SECRET: a secret of its own in DATA_DIR (never URL_SIGNING_SECRET).
-  // Hosted mode writes nothing there: issued keys have their own secrets, static keys WEBHOOK_SECRET.
-  const localWebhookSecret =
-    config.webhookSecret ??
-    (config.mode === 'local' ? await localSecret(path.resolve(config.storage.dataDir), undefined, '.webhook-secret') : undefined);
+  const ownerlessSecret = await localWebhookSecret(config);
   const redis = createRedis(config.redis.url, 'client');
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
-  const webhookSecrets = createWebhookSecrets(config, redis, localWebhookSecret);
+  const webhookSecrets = createWebhookSecrets(config, redis, ownerlessSecret);
   // Job results expire with their jobs (JOB_RETENTION).
   const stopSweep = scheduleSweep(store, {
     prefix: RESULTS_KEY_PREFIX,

@@ -2,10 +2,11 @@ import type { Worker } from 'bullmq';
 import { workerOpsAddress, type Config } from '@sitelens/config';
 import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { captureScreenshot, openGuardedBrowser, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
-import { createRedis, startJobWorker, whenStarted } from '@sitelens/queue';
-import { createBlobStore, scheduleSweep } from '@sitelens/storage';
+import { createRedis, createWebhookSecrets, startJobWorker, whenStarted } from '@sitelens/queue';
+import { createBlobStore, localWebhookSecret, scheduleSweep } from '@sitelens/storage';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { SCREENSHOT_KEY_PREFIX, createScreenshotProcessor } from './process-screenshot';
+import { isFinalFailure, notifyScreenshotWebhook } from './screenshot-webhook';
 
 export interface RunningScreenshotWorker {
   worker: Worker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
@@ -63,6 +64,15 @@ export async function startScreenshotWorker(
   );
   const { worker } = jobs;
   worker.on('error', (error) => logger.warn({ err: error.message }, 'screenshot worker problem'));
+  // webhook_url: the finished job POSTed, signed with its owner's secret (read from Redis on a
+  // client connection of its own: the worker's blocks while it waits for jobs).
+  const secretsRedis = createRedis(config.redis.url, 'client');
+  secretsRedis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
+  const webhooks = { config, store, logger, secrets: createWebhookSecrets(config, secretsRedis, await localWebhookSecret(config)) };
+  worker.on('completed', (job, result) => notifyScreenshotWebhook(job, { status: 'completed', result }, webhooks));
+  worker.on('failed', (job, error) => {
+    if (job && isFinalFailure(job, error)) notifyScreenshotWebhook(job, { status: 'failed', failedReason: job.failedReason }, webhooks);
+  });
 
   const opsAddress = workerOpsAddress(config);
   const ops = opsAddress
@@ -106,6 +116,7 @@ export async function startScreenshotWorker(
       );
       await jobs.close();
       connection.disconnect();
+      secretsRedis.disconnect();
       await ops?.close();
     },
   };

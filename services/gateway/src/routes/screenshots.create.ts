@@ -20,6 +20,7 @@ import { acceptedStatus } from '../http/accepted-status';
 import { withRedis } from '../jobs/redis-guard';
 import { assertUrlAllowed } from '../http/url-policy';
 import { jobOwnerOf } from '../auth/job-owner';
+import { assertWebhookSignable } from '../auth/webhook-signing';
 
 export const screenshotCreateResponse = z.object({
   success: z.literal(true),
@@ -58,8 +59,13 @@ export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
     assertUrlAllowed(deps.config, body.url);
     assertViewportPixels(body, deps.config.browser.maxPixels);
     assertClipPixels(body, deps.config.browser.maxPixels);
+    if (body.webhook_url) {
+      assertUrlAllowed(deps.config, body.webhook_url);
+      await assertWebhookSignable(req, deps);
+    }
     const jobId = randomUUID();
-    const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'screenshot', { request: body }, { owner: jobOwnerOf(req), jobId }));
+    const payload = body.webhook_url ? { request: body, origin } : { request: body };
+    const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'screenshot', payload, { owner: jobOwnerOf(req), jobId }));
     if (body.stream) {
       await sendImageWhenDone(job, { deps, res, waitMs: followDeadline('screenshot', job.data) - Date.now() });
       return undefined;

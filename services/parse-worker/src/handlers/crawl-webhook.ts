@@ -3,20 +3,10 @@ import type { Job } from 'bullmq';
 import type { CrawlJobRequest, CrawlJobResult, ErrorCode } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
 import { deliverWebhook } from '@sitelens/web';
+import { whenJobState } from '@sitelens/queue';
 import type { ParseWorkerContext } from '../context';
 
 export type CrawlOutcome = { status: 'completed'; data: CrawlJobResult } | { status: 'failed'; error: string; code: ErrorCode };
-
-/** How long to wait for BullMQ to record the job's end before notifying anyway. */
-const SETTLE_MS = 10_000;
-
-async function settled(job: Pick<Job, 'getState'>, status: CrawlOutcome['status']): Promise<void> {
-  const deadline = Date.now() + SETTLE_MS;
-  while (Date.now() < deadline) {
-    if ((await job.getState().catch(() => undefined)) === status) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /**
  * Sends the crawl's webhook (`{job_id, type, status, data}`, X-Signature) once the job's end is
@@ -35,7 +25,7 @@ export function notifyCrawlWebhook(
   if (!url) return;
   const payload = { job_id: job.id, type: 'crawl', ...outcome };
   void (async () => {
-    await settled(job, outcome.status);
+    await whenJobState(job, outcome.status);
     // The key's own secret, read now: a rotation since the job was queued applies.
     const secret = await context.webhookSecrets.secretFor(owner);
     if (secret === undefined) {
