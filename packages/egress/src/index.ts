@@ -21,3 +21,11 @@ export {
 } from './url-policy';
 export { startEgressProxy, type EgressProxy, type EgressProxyOptions, type EgressProxyStats } from './egress-proxy';
 export { urlPolicyOf } from './policy-from-config';
+export {
+  deliverWebhook,
+  signWebhookBody,
+  SIGNATURE_HEADER,
+  type WebhookDelivery,
+  type WebhookOptions,
+  type WebhookOutcome,
+} from './webhook';

@@ -47,12 +47,4 @@ export {
 export { scrapePage, type PageRequest, type ScrapedPage, type ContentFormat } from './scrape-page';
 export { scrapeUrl, toScrapeResult, type ScrapeOptions, type ScrapeResult, type ScrapeMetadata } from './scrape';
 export { crawl, type CrawlOptions, type CrawlResult, type CrawlPage, type CrawlPageEvent, type CrawlStatistics } from './crawler';
-export {
-  deliverWebhook,
-  signWebhookBody,
-  SIGNATURE_HEADER,
-  type WebhookDelivery,
-  type WebhookOptions,
-  type WebhookOutcome,
-} from './webhook';
 export { compilePathGlobs, globToRegexSource } from './path-glob';

@@ -3,7 +3,7 @@
  * against the fixture blog (robots.txt, sitemaps) and small programmable sites.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { signWebhookBody } from '@sitelens/web';
+import { signWebhookBody } from '@sitelens/egress';
 import { startFixtureSite, type FixtureSite, pageHits, startBlogSite } from '@sitelens/testkit';
 import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';

@@ -5,7 +5,7 @@
  */
 import { Worker } from 'bullmq';
 import { QUEUES } from '@sitelens/contracts';
-import { signWebhookBody } from '@sitelens/web';
+import { signWebhookBody } from '@sitelens/egress';
 import { startFixtureSite, type FixtureSite, testRedisUrl } from '@sitelens/testkit';
 import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { pollUntil, startServiceStack, type ServiceStack } from './support/service-stack';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { hashApiKey, keyIdOf, loadConfig } from '@sitelens/config';
 import { WebhookSecretStore } from '@sitelens/queue';
 import { createLogger, createMetrics } from '@sitelens/telemetry';
-import { signWebhookBody } from '@sitelens/web';
+import { signWebhookBody } from '@sitelens/egress';
 import { ApiKeyStore } from '@sitelens/gateway';
 import { postJson } from '@sitelens/testkit/test-gateway';
 import { contentWorkersForTests, startFixtureSite, type FixtureSite, testRedisUrl, uniquePrefix } from '@sitelens/testkit';

@@ -1,11 +1,10 @@
 import type { Job } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { decodeJobError, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
-import { urlPolicyOf } from '@sitelens/egress';
+import { urlPolicyOf, deliverWebhook } from '@sitelens/egress';
 import { whenJobState, type WebhookSecrets } from '@sitelens/queue';
 import { SIGNED_URL_TTL_SECONDS, type BlobStore } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
-import { deliverWebhook } from '@sitelens/web';
 
 export interface ScreenshotWebhookDeps {
   config: Config;

@@ -11,7 +11,7 @@ import { loadConfig } from '@sitelens/config';
 import { QUEUES, screenshotCreateRequest } from '@sitelens/contracts';
 import { createLogger } from '@sitelens/telemetry';
 import { chromePath, startFixtureSite, testRedisUrl, uniquePrefix, type FixtureSite } from '@sitelens/testkit';
-import { signWebhookBody } from '@sitelens/web';
+import { signWebhookBody } from '@sitelens/egress';
 import { startScreenshotWorker, type RunningScreenshotWorker } from '../src';
 
 interface Delivery {

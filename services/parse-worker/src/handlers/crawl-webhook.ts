@@ -1,8 +1,7 @@
-import { urlPolicyOf } from '@sitelens/egress';
+import { urlPolicyOf, deliverWebhook } from '@sitelens/egress';
 import type { Job } from 'bullmq';
 import type { CrawlJobRequest, CrawlJobResult, ErrorCode } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
-import { deliverWebhook } from '@sitelens/web';
 import { whenJobState } from '@sitelens/queue';
 import type { ParseWorkerContext } from '../context';
 

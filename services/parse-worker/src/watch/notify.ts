@@ -5,8 +5,7 @@
  */
 import { errorMessage, type WatchNotificationOutcome, type WatchRecord, type WatchResultRecord } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
-import type { UrlCheckOptions } from '@sitelens/egress';
-import { deliverWebhook, type WebhookOptions } from '@sitelens/web';
+import { deliverWebhook, type UrlCheckOptions, type WebhookOptions } from '@sitelens/egress';
 import type { WatchMailer } from './mailer';
 
 export interface NotifyDeps {

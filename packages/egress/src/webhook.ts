@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { AppError, errorMessage, sleep } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
-import { assertPublicUrl, createSafeLookup, type Resolver, type UrlCheckOptions } from '@sitelens/egress';
+import { assertPublicUrl, createSafeLookup, type Resolver, type UrlCheckOptions } from './url-policy';
 
 export const SIGNATURE_HEADER = 'x-signature';
 
