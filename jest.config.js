@@ -22,6 +22,7 @@ const UNIT = [
   'packages/contracts/test/job-map.test.ts',
   'packages/contracts/test/screenshot-controls.test.ts',
   'packages/browser/test/host-lists.test.ts',
+  'packages/queue/test/screenshot-cache-key.test.ts',
   'packages/egress/test/url-policy.test.ts',
   'packages/parse-input/test/analyze-prompt.test.ts',
   'packages/extract/test/format.test.ts',

@@ -38,6 +38,8 @@ export interface ScreenshotJobPayload extends JobEnvelope {
   request: ScreenshotCreateRequest;
   /** The gateway's origin as the client saw it: the webhook's signed image URL points there. */
   origin?: string;
+  /** `cache_ttl`: where the worker keeps the result for identical requests, and for how long. */
+  cache?: { key: string; ttlSeconds: number };
 }
 
 export interface ScreenshotJobResult {

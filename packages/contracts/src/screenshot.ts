@@ -56,6 +56,9 @@ const pdfField = z.object(
   { error: 'must be an object (paper, landscape, print_background, margin, scale, page_ranges)' },
 );
 
+/** Longest `cache_ttl`, in seconds (a day). */
+export const MAX_CACHE_TTL_SECONDS = 86_400;
+
 /** Largest thumbnail side (`image_width` / `image_height`), in pixels. */
 export const MAX_IMAGE_SIDE = 3840;
 
@@ -174,6 +177,8 @@ export const screenshotCreateRequest = z
     selector: selector.optional(),
     clip: clipField.optional(),
     omit_background: z.boolean({ error: 'must be true or false' }).default(false),
+    // Seconds an identical request by the same key is answered from this one's image (0: never).
+    cache_ttl: boundedInt(0, MAX_CACHE_TTL_SECONDS).default(0),
     // The finished job POSTed (signed like the crawl's), with a fresh signed image URL.
     webhook_url: httpUrl().optional(),
     webhook_headers: webhookHeaders.optional(),
@@ -262,6 +267,8 @@ export interface ScreenshotMetadata {
   format: ScreenshotFormat;
   /** Pages in a PDF. */
   page_count?: number;
+  /** True when the job was answered from an earlier identical request's image (`cache_ttl`). */
+  cached?: boolean;
   file_size: number;
   load_time: number;
   device: string;

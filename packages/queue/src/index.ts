@@ -10,3 +10,4 @@ export * from './jobs/enqueue';
 export * from './jobs/follow-job';
 export * from './jobs/job-worker';
 export * from './jobs/job-state';
+export * from './screenshot-cache';

@@ -2,7 +2,7 @@ import type { Worker } from 'bullmq';
 import { workerOpsAddress, type Config } from '@sitelens/config';
 import { QUEUES, bounded, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { captureScreenshot, openGuardedBrowser, type BrowserPool, type GuardedBrowserDeps } from '@sitelens/browser';
-import { createRedis, createWebhookSecrets, startJobWorker, whenStarted } from '@sitelens/queue';
+import { ScreenshotCache, createRedis, createWebhookSecrets, startJobWorker, whenStarted } from '@sitelens/queue';
 import { createBlobStore, localWebhookSecret, scheduleSweep } from '@sitelens/storage';
 import { createMetrics, measureJob, startOpsServer, type Logger, type Metrics, type OpsServer } from '@sitelens/telemetry';
 import { SCREENSHOT_KEY_PREFIX, createScreenshotProcessor } from './process-screenshot';
@@ -32,8 +32,20 @@ export async function startScreenshotWorker(
   const { pool, urlGuard } = browser;
   await pool.start();
 
+  // After a job: its result kept for identical requests (cache_ttl), and webhook_url POSTed,
+  // signed with its owner's secret. Both on a client connection of their own: the worker's blocks
+  // while it waits for jobs.
+  const client = createRedis(config.redis.url, 'client');
+  client.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
+  const cache = new ScreenshotCache(client, config.redis.prefix);
+  const webhooks = { config, store, logger, secrets: createWebhookSecrets(config, client, await localWebhookSecret(config)) };
   const processor = createScreenshotProcessor({
     store,
+    // Kept before the job completes, so an identical request right after its end finds it.
+    remember: (job, result) => {
+      const wanted = job.data.cache;
+      return wanted ? cache.put(wanted.key, result, wanted.ttlSeconds, Math.floor(config.jobRetentionMs / 1000)) : Promise.resolve();
+    },
     logger,
     recordPhase: (phase, ms) => metrics.screenshotPhases.observe({ phase }, ms / 1000),
     capture: (request, { signal, logger: jobLogger, phases }) =>
@@ -64,11 +76,6 @@ export async function startScreenshotWorker(
   );
   const { worker } = jobs;
   worker.on('error', (error) => logger.warn({ err: error.message }, 'screenshot worker problem'));
-  // webhook_url: the finished job POSTed, signed with its owner's secret (read from Redis on a
-  // client connection of its own: the worker's blocks while it waits for jobs).
-  const secretsRedis = createRedis(config.redis.url, 'client');
-  secretsRedis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
-  const webhooks = { config, store, logger, secrets: createWebhookSecrets(config, secretsRedis, await localWebhookSecret(config)) };
   worker.on('completed', (job, result) => notifyScreenshotWebhook(job, { status: 'completed', result }, webhooks));
   worker.on('failed', (job, error) => {
     if (job && isFinalFailure(job, error)) notifyScreenshotWebhook(job, { status: 'failed', failedReason: job.failedReason }, webhooks);
@@ -116,7 +123,7 @@ export async function startScreenshotWorker(
       );
       await jobs.close();
       connection.disconnect();
-      secretsRedis.disconnect();
+      client.disconnect();
       await ops?.close();
     },
   };

@@ -23,6 +23,8 @@ export interface ScreenshotProcessorDeps {
   ) => Promise<CapturedImage>;
   store: BlobStore;
   logger: Logger;
+  /** Called with the stored result before the job completes (`cache_ttl`); a failure is logged, not the job's. */
+  remember?: (job: Job<ScreenshotJobPayload, ScreenshotJobResult>, result: ScreenshotJobResult) => Promise<void>;
   /** Where each phase's time goes (the `sitelens_screenshot_phase_seconds` histogram). */
   recordPhase?: (phase: string, ms: number) => void;
 }
@@ -59,7 +61,9 @@ export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
         throw new AppError('UNAVAILABLE', 'Could not store the image', { retryable: true, cause: error });
       }
       logger.info({ ms: shot.metadata.load_time, bytes: shot.metadata.file_size }, 'screenshot stored');
-      return { key, contentType: shot.contentType, metadata: shot.metadata };
+      const result = { key, contentType: shot.contentType, metadata: shot.metadata };
+      await deps.remember?.(job, result).catch((error: unknown) => logger.warn({ err: errorMessage(error) }, 'screenshot not cached'));
+      return result;
     } catch (error) {
       logger.warn({ err: errorMessage(error) }, 'screenshot failed');
       throw error;

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
-import type { Queue } from 'bullmq';
-import type { JobEnvelope } from '@sitelens/contracts';
-import { findJob, readJob, type JobSnapshot } from '@sitelens/queue';
+import type { Job, Queue } from 'bullmq';
+import { QUEUES, type JobEnvelope } from '@sitelens/contracts';
+import { ScreenshotCache, findJob, readJob, type JobSnapshot } from '@sitelens/queue';
 import type { GatewayDeps } from '../deps';
 import { withRedis } from './redis-guard';
 
@@ -15,14 +15,34 @@ function visibleTo(snapshot: JobSnapshot, req: Request, deps: Pick<GatewayDeps, 
   return owner === undefined || owner === req.auth?.keyId;
 }
 
+/**
+ * A screenshot job answered from the cache (`cache_ttl`) never went through the queue: it is read
+ * from its hit record as a completed screenshot job.
+ */
+async function cachedScreenshot(deps: Pick<GatewayDeps, 'redis' | 'config'>, id: string): Promise<JobSnapshot | undefined> {
+  const hit = await withRedis(deps.redis, () => new ScreenshotCache(deps.redis, deps.config.redis.prefix).hit(id));
+  if (!hit) return undefined;
+  const job = {
+    id,
+    name: 'screenshot',
+    data: { request: { url: hit.url }, owner: hit.owner, acceptedAt: hit.acceptedAt },
+    returnvalue: hit.result,
+    timestamp: hit.acceptedAt,
+    finishedOn: hit.acceptedAt,
+  } as unknown as Job;
+  return { job, state: 'completed' };
+}
+
 /** One job of `queue` and its state, when it exists and the caller may see it. */
 export async function loadJob(
   deps: Pick<GatewayDeps, 'redis' | 'config'>,
   req: Request,
-  queue: Pick<Queue, 'getJob'>,
+  queue: Pick<Queue, 'getJob' | 'name'>,
   id: string,
 ): Promise<JobSnapshot | undefined> {
-  const snapshot = await withRedis(deps.redis, () => readJob(queue, id));
+  const snapshot =
+    (await withRedis(deps.redis, () => readJob(queue, id))) ??
+    (queue.name === QUEUES.screenshot ? await cachedScreenshot(deps, id) : undefined);
   return snapshot && visibleTo(snapshot, req, deps) ? snapshot : undefined;
 }
 
@@ -32,6 +52,6 @@ export async function findVisibleJob(
   req: Request,
   id: string,
 ): Promise<JobSnapshot | undefined> {
-  const found = await withRedis(deps.redis, () => findJob(deps.allQueues, id));
+  const found = (await withRedis(deps.redis, () => findJob(deps.allQueues, id))) ?? (await cachedScreenshot(deps, id));
   return found && visibleTo(found, req, deps) ? found : undefined;
 }

@@ -11,7 +11,7 @@ import {
   type ScreenshotCreateRequest,
   type ScreenshotJobResult,
 } from '@sitelens/contracts';
-import { enqueue } from '@sitelens/queue';
+import { ScreenshotCache, enqueue, screenshotCacheKey } from '@sitelens/queue';
 import type { GatewayDeps } from '../deps';
 import { awaitJob } from '../jobs/await-job';
 import type { ScreenshotJob } from '../jobs/screenshot-view';
@@ -34,17 +34,23 @@ export const screenshotCreateResponse = z.object({
 
 /** `stream: true`: holds the request until the job ends and answers with the image bytes. */
 async function sendImageWhenDone(job: ScreenshotJob, options: { deps: GatewayDeps; res: Response; waitMs: number }): Promise<void> {
-  const { deps, res } = options;
+  const { deps } = options;
   const source = { queue: deps.queues.screenshot, events: deps.events.screenshot, gate: deps.gates.screenshot };
   const outcome = await awaitJob<ScreenshotJobResult>(deps, source, String(job.id), options.waitMs);
   if (!outcome.finished) {
     throw new TimeoutError(`The screenshot did not finish in time; poll GET /v1/screenshots?job_id=${job.id} for it`);
   }
-  const content = await deps.store.get(outcome.result.key);
+  await sendImage(outcome.result, String(job.id), options);
+}
+
+/** The image bytes of a finished job as the answer. */
+async function sendImage(result: ScreenshotJobResult, jobId: string, options: { deps: GatewayDeps; res: Response }): Promise<void> {
+  const { deps, res } = options;
+  const content = await deps.store.get(result.key);
   res.status(200);
-  res.setHeader('Content-Type', outcome.result.contentType);
+  res.setHeader('Content-Type', result.contentType);
   if (content.size !== undefined) res.setHeader('Content-Length', String(content.size));
-  res.setHeader('X-Job-Id', String(job.id));
+  res.setHeader('X-Job-Id', jobId);
   await pipeline(content.body, res);
 }
 
@@ -64,11 +70,32 @@ export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
       await assertWebhookSignable(req, deps);
     }
     const jobId = randomUUID();
-    const payload = body.webhook_url ? { request: body, origin } : { request: body };
-    const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'screenshot', payload, { owner: jobOwnerOf(req), jobId }));
-    if (body.stream) {
-      await sendImageWhenDone(job, { deps, res, waitMs: followDeadline('screenshot', job.data) - Date.now() });
-      return undefined;
+    const ownership = jobOwnerOf(req);
+    const owner = ownership.owner;
+    // cache_ttl: an identical earlier request's image answers this one at once (a request with a
+    // webhook_url is always captured, so its webhook is sent).
+    const cacheKey = body.cache_ttl > 0 ? screenshotCacheKey(owner, body) : undefined;
+    const cache = new ScreenshotCache(deps.redis, deps.config.redis.prefix);
+    const cached = cacheKey && !body.webhook_url ? await withRedis(deps.redis, () => cache.get(cacheKey)) : undefined;
+    if (cached) {
+      const result = { ...cached, metadata: { ...cached.metadata, cached: true } };
+      const retentionSeconds = Math.floor(deps.config.jobRetentionMs / 1000);
+      await withRedis(deps.redis, () => cache.recordHit(jobId, { owner, url: body.url, acceptedAt: Date.now(), result }, retentionSeconds));
+      if (body.stream) {
+        await sendImage(result, jobId, { deps, res });
+        return undefined;
+      }
+    } else {
+      const payload = {
+        request: body,
+        ...(body.webhook_url ? { origin } : {}),
+        ...(cacheKey ? { cache: { key: cacheKey, ttlSeconds: body.cache_ttl } } : {}),
+      };
+      const job = await withRedis(deps.redis, () => enqueue(deps.gates, 'screenshot', payload, { owner: ownership, jobId }));
+      if (body.stream) {
+        await sendImageWhenDone(job, { deps, res, waitMs: followDeadline('screenshot', job.data) - Date.now() });
+        return undefined;
+      }
     }
     return {
       status: acceptedStatus(req),
