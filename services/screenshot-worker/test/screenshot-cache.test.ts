@@ -44,7 +44,7 @@ describe('screenshot cache_ttl', () => {
   it("answers an identical request from the first one's image, and nothing else", async () => {
     const first = await getJson(`${gw.origin}/v1/screenshots?job_id=${await create()}&wait=30`);
     expect(first.json).toMatchObject({ status: 'completed', metadata: { width: 400, height: 300 } });
-    expect(first.json.metadata.cached).toBeUndefined();
+    expect((first.json.metadata as Record<string, unknown>).cached).toBeUndefined();
     await worker!.close();
     worker = undefined;
 
