@@ -21,7 +21,7 @@ import {
 import type { Logger } from '@sitelens/telemetry';
 import type { BrowserJob, BrowserPool } from './browser-pool';
 import { fullPageCap, fullPageClip, pageGeometry, scrollThrough } from './full-page';
-import { isPuppeteerTimeout, navigate, whenPageCrashes } from './navigate';
+import { isPuppeteerTimeout, navigate, renderContent, whenPageCrashes } from './navigate';
 import { assertValidSelectors, dismissDialogs, emulateDevice, hideSelectors, retryAfterRedirect, viewportOf } from './page-setup';
 import { applyPageControls } from './page-controls';
 import { enableConsentHandling, settleConsent } from './consent';
@@ -121,7 +121,9 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
 
   options.phases?.mark('setup');
   const navigationStarted = performance.now();
-  const { loadTimeMs } = await navigate(page, request.url, { waitUntil: request.wait_until, timeoutMs, guard: options.urlGuard });
+  const { loadTimeMs } = request.url
+    ? await navigate(page, request.url, { waitUntil: request.wait_until, timeoutMs, guard: options.urlGuard })
+    : await renderContent(page, request.html ?? '', { waitUntil: request.wait_until, timeoutMs });
 
   options.phases?.mark('navigate');
   if (request.wait_for_selector) {

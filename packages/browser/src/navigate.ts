@@ -73,6 +73,29 @@ export async function navigate(page: Page, url: string, options: NavigateOptions
   }
 }
 
+/**
+ * Renders `html` as the page (`html` instead of `url`): its document is about:blank, so relative
+ * links resolve nowhere; what it loads goes out like any page's requests (through the egress proxy
+ * in hosted mode).
+ */
+export async function renderContent(page: Page, html: string, options: Omit<NavigateOptions, 'guard'>): Promise<Navigation> {
+  const started = performance.now();
+  try {
+    // setContent knows load and domcontentloaded only: networkidle is load, then the network quiet.
+    await page.setContent(html, {
+      waitUntil: options.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load',
+      timeout: options.timeoutMs,
+    });
+    if (options.waitUntil === 'networkidle') {
+      const left = Math.max(1, options.timeoutMs - (performance.now() - started));
+      await page.waitForNetworkIdle({ idleTime: 500, timeout: left });
+    }
+    return { response: null, loadTimeMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    throw navigationError('the html', error, options);
+  }
+}
+
 export function navigationError(url: string, error: unknown, options: NavigateOptions): Error {
   if (isAppError(error)) return error;
   if (isPuppeteerTimeout(error)) {

@@ -5,8 +5,8 @@ import type { HostList } from './host-lists';
 
 /** How the client wants the page loaded: what it sends, what it blocks, where and when it is. */
 export interface PageControls {
-  /** The page's URL: headers, credentials and cookies without a domain are for its site only. */
-  targetUrl: string;
+  /** The page's URL: headers, credentials and cookies without a domain are for its site only (none for rendered html). */
+  targetUrl: string | undefined;
   /** The user agent the page was given (the locale override restates it). */
   userAgent: string;
   headers?: Readonly<Record<string, string>>;
@@ -88,7 +88,7 @@ export async function applyPageControls(page: Page, controls: PageControls): Pro
         ...controls.cookies.map((cookie) => ({
           name: cookie.name,
           value: cookie.value,
-          ...(cookie.domain ? { domain: cookie.domain } : { url: controls.targetUrl }),
+          ...(cookie.domain || !controls.targetUrl ? { domain: cookie.domain } : { url: controls.targetUrl }),
           path: cookie.path ?? '/',
           secure: cookie.secure,
           httpOnly: cookie.http_only,
@@ -108,7 +108,7 @@ export async function applyPageControls(page: Page, controls: PageControls): Pro
     steps.push(session.send('Emulation.setLocaleOverride', { locale: controls.locale }));
     steps.push(session.send('Network.setUserAgentOverride', { userAgent: controls.userAgent, acceptLanguage }));
   }
-  if (controls.geolocation) {
+  if (controls.geolocation && controls.targetUrl) {
     // Only secure contexts (https, localhost) may ask for a position; on plain http the page gets
     // the refusal a browser gives, and the position is still set for any https frame.
     steps.push(
@@ -138,7 +138,7 @@ export async function applyPageControls(page: Page, controls: PageControls): Pro
       return;
     }
     const overrides =
-      adds && isSameSite(request.url(), controls.targetUrl)
+      adds && controls.targetUrl && isSameSite(request.url(), controls.targetUrl)
         ? { headers: { ...lowerCased(request.headers()), ...extra } }
         : request.continueRequestOverrides();
     void request.continue(overrides, ADBLOCK_INTERCEPT_PRIORITY).catch(() => undefined);

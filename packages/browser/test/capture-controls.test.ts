@@ -385,6 +385,16 @@ describe('capture controls', () => {
     expect(pdfText(ranged.image)).toEqual(['Bravo page', 'Charlie page']);
   });
 
+  it("html renders the given HTML as the page, its subresources loaded like any page's", async () => {
+    const html = `<body style="margin:0;background:rgb(0,255,0)"><img src="${target}/pixel.svg" width="10" height="10"></body>`;
+    for (const wait_until of ['load', 'networkidle']) {
+      seen = [];
+      const shot = await captureScreenshot(pool, request({ html, ...small, wait_until }), options);
+      expect(near(decodePng(shot.image).at(400, 300), GREEN)).toBe(true);
+      expect(seen.map((hit) => `${hit.host}${hit.path}`)).toEqual(['target.test/pixel.svg']);
+    }
+  });
+
   it('image_width / image_height: a thumbnail of the asked size, aspect kept when one is given', async () => {
     const wide = await shoot({ url: `${target}/transparent`, image_width: 200 });
     expect([decodePng(wide.image).width, decodePng(wide.image).height]).toEqual([200, 150]);

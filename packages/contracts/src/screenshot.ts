@@ -56,6 +56,9 @@ const pdfField = z.object(
   { error: 'must be an object (paper, landscape, print_background, margin, scale, page_ranges)' },
 );
 
+/** Largest `html` to render, in UTF-8 bytes (it sits in the queued job in Redis). */
+export const MAX_HTML_BYTES = 512 * 1024;
+
 /** Longest `cache_ttl`, in seconds (a day). */
 export const MAX_CACHE_TTL_SECONDS = 86_400;
 
@@ -114,7 +117,13 @@ const clipField = z.object(
 
 export const screenshotCreateRequest = z
   .object({
-    url: httpUrl(),
+    // Exactly one of them: the page at a URL, or this HTML rendered as the page.
+    url: httpUrl().optional(),
+    html: z
+      .string({ error: 'must be a string of HTML' })
+      .min(1, 'must not be empty')
+      .refine((value) => Buffer.byteLength(value, 'utf8') <= MAX_HTML_BYTES, `must be at most ${MAX_HTML_BYTES / 1024} KiB`)
+      .optional(),
     device: oneOf(DEVICE_NAMES).default('desktop'),
     width: boundedInt(CUSTOM_WIDTH.min, CUSTOM_WIDTH.max).optional(),
     height: boundedInt(CUSTOM_HEIGHT.min, CUSTOM_HEIGHT.max).optional(),
@@ -184,6 +193,25 @@ export const screenshotCreateRequest = z
     webhook_headers: webhookHeaders.optional(),
   })
   .superRefine((value, ctx) => {
+    if ((value.url === undefined) === (value.html === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [value.url === undefined ? 'url' : 'html'],
+        message:
+          value.url === undefined
+            ? 'is required (or html: exactly one of url and html)'
+            : 'cannot be given with url (exactly one of url and html)',
+      });
+    }
+    if (value.html !== undefined) {
+      // Headers, credentials and host-only cookies are for the target's own site: HTML has none.
+      for (const field of ['headers', 'http_auth'] as const) {
+        if (value[field] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: 'needs url (rendered html has no site of its own)' });
+      }
+      if (value.cookies !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['cookies'], message: 'needs url (rendered html has no site of its own)' });
+    }
     if (value.device === 'custom') {
       for (const field of ['width', 'height'] as const) {
         if (value[field] === undefined) {
@@ -215,7 +243,7 @@ export const screenshotCreateRequest = z
       ctx.addIssue({ code: 'custom', path: ['scripts'], message: 'cannot run with disable_js' });
     }
     (value.cookies ?? []).forEach((cookie, index) => {
-      const problem = cookie.domain === undefined ? undefined : cookieDomainProblem(cookie.domain, value.url);
+      const problem = cookie.domain === undefined || value.url === undefined ? undefined : cookieDomainProblem(cookie.domain, value.url);
       if (problem) ctx.addIssue({ code: 'custom', path: ['cookies', index, 'domain'], message: problem });
     });
   });

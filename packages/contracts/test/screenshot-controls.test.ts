@@ -103,6 +103,38 @@ describe('screenshot capture controls: validation', () => {
   });
 });
 
+describe('html instead of url', () => {
+  const issues = (fields: Record<string, unknown>) => {
+    const result = screenshotCreateRequest.safeParse(fields);
+    return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  };
+
+  it('takes exactly one of url and html', () => {
+    expect(issues({ html: '<h1>Hi</h1>' })).toEqual([]);
+    expect(issues({})).toEqual(['url: is required (or html: exactly one of url and html)']);
+    expect(issues({ url: 'https://example.com/', html: '<h1>Hi</h1>' })).toEqual([
+      'html: cannot be given with url (exactly one of url and html)',
+    ]);
+    expect(issues({ html: '' })).toEqual(['html: must not be empty']);
+    expect(issues({ html: 'x'.repeat(512 * 1024 + 1) })).toEqual(['html: must be at most 512 KiB']);
+  });
+
+  it('refuses what is for the target site: html has none', () => {
+    expect(
+      issues({
+        html: '<p>x</p>',
+        headers: { 'X-A': '1' },
+        http_auth: { username: 'a', password: 'b' },
+        cookies: [{ name: 'a', value: '1' }],
+      }),
+    ).toEqual([
+      'headers: needs url (rendered html has no site of its own)',
+      'http_auth: needs url (rendered html has no site of its own)',
+      'cookies: needs url (rendered html has no site of its own)',
+    ]);
+  });
+});
+
 describe('sites', () => {
   it('compares registrable domains; IPs and single labels by themselves', () => {
     expect(siteOf('a.b.example.co.uk')).toBe('example.co.uk');

@@ -38,7 +38,8 @@ export function screenshotCacheKey(owner: string | undefined, request: Screensho
 /** A job answered from the cache, as GET shows it. */
 export interface ScreenshotCacheHit {
   owner?: string;
-  url: string;
+  /** Absent for rendered `html`. */
+  url?: string;
   acceptedAt: number;
   result: ScreenshotJobResult;
 }

@@ -54,6 +54,8 @@ describe('screenshot request validation', () => {
     ['pdf options on a png', { url: 'https://example.com', pdf: { paper: 'a4' } }, /'pdf': needs format "pdf"/],
     ['unknown paper', { url: 'https://example.com', format: 'pdf', pdf: { paper: 'a9' } }, /'pdf\.paper'/],
     ['thumbnail too wide', { url: 'https://example.com', image_width: 5000 }, /'image_width'.*16 and 3840/],
+    ['both url and html', { url: 'https://example.com', html: '<p>x</p>' }, /'html': cannot be given with url/],
+    ['html with headers', { html: '<p>x</p>', headers: { 'X-A': '1' } }, /'headers': needs url/],
     ['webhook_url not a URL', { url: 'https://example.com', webhook_url: 'nope' }, /'webhook_url'/],
     [
       'clip over the pixel cap',

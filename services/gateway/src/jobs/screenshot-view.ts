@@ -11,7 +11,8 @@ export type ScreenshotView =
   | { status: 'failed'; error: string; code: string }
   | {
       status: 'completed';
-      url: string;
+      /** Absent for rendered `html`. */
+      url?: string;
       screenshot: string;
       expires_at: string;
       metadata: ScreenshotJobResult['metadata'];

@@ -27,7 +27,8 @@ export const screenshotCreateResponse = z.object({
   job_id: z.uuid(),
   type: z.literal('screenshot'),
   status: z.literal('processing'),
-  url: z.string(),
+  /** Absent for rendered `html`. */
+  url: z.string().optional(),
   status_url: z.string(),
   metadata: z.object({ device: z.string() }),
 });
@@ -62,7 +63,7 @@ export const screenshotsCreate = defineRoute<ScreenshotCreateRequest>({
   body: screenshotCreateRequest,
   responses: { 202: { description: 'Job accepted', schema: screenshotCreateResponse } },
   async handler({ body, deps, origin, req, res }) {
-    assertUrlAllowed(deps.config, body.url);
+    if (body.url) assertUrlAllowed(deps.config, body.url);
     assertViewportPixels(body, deps.config.browser.maxPixels);
     assertClipPixels(body, deps.config.browser.maxPixels);
     if (body.webhook_url) {
