@@ -66,7 +66,7 @@ describe('startJobWorker', () => {
     worker = await startTestWorker('job-worker', {
       process: async (job) => {
         ran.push(String(job.id));
-        const url = job.data.request.url;
+        const url = job.data.request.url ?? '';
         if (url.endsWith('/blocked')) throw new AppError('URL_BLOCKED', 'Not allowed');
         if (url.endsWith('/flaky')) throw new AppError('UNAVAILABLE', 'Store down', { retryable: true });
         return { key: `k-${job.id}`, contentType: 'image/png', metadata: {} as never };
