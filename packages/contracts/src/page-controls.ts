@@ -21,7 +21,7 @@ export const PAGE_CONTROL_LIMITS = {
 } as const;
 
 /** RFC 9110 token characters: what a header or cookie name may hold. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -63,7 +63,7 @@ export const headersField = z
       ctx.addIssue({ code: 'custom', message: `must hold at most ${PAGE_CONTROL_LIMITS.maxHeaders} headers` });
     }
     for (const name of names) {
-      if (name.length > PAGE_CONTROL_LIMITS.maxHeaderNameLength || !TOKEN.test(name)) {
+      if (name.length > PAGE_CONTROL_LIMITS.maxHeaderNameLength || !HTTP_TOKEN.test(name)) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
         continue;
       }
@@ -87,7 +87,7 @@ const cookieField = z.preprocess(
         .string({ error: 'must be a string' })
         .min(1, 'must not be empty')
         .max(256, 'must be at most 256 characters')
-        .refine((name) => TOKEN.test(name), 'is not a valid cookie name'),
+        .refine((name) => HTTP_TOKEN.test(name), 'is not a valid cookie name'),
       value: z
         .string({ error: 'must be a string' })
         .max(PAGE_CONTROL_LIMITS.maxCookieValueLength, `must be at most ${PAGE_CONTROL_LIMITS.maxCookieValueLength} characters`)
