@@ -11,3 +11,4 @@ export * from './jobs/follow-job';
 export * from './jobs/job-worker';
 export * from './jobs/job-state';
 export * from './screenshot-cache';
+export * from './jobs/job-webhook';

@@ -1,8 +1,8 @@
 import type { Job } from 'bullmq';
 import type { Config } from '@sitelens/config';
 import { decodeJobError, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
-import { urlPolicyOf, deliverWebhook } from '@sitelens/egress';
-import { whenJobState, type WebhookSecrets } from '@sitelens/queue';
+import { urlPolicyOf } from '@sitelens/egress';
+import { sendJobWebhook, type WebhookSecrets } from '@sitelens/queue';
 import { SIGNED_URL_TTL_SECONDS, type BlobStore } from '@sitelens/storage';
 import type { Logger } from '@sitelens/telemetry';
 
@@ -30,34 +30,26 @@ export function notifyScreenshotWebhook(
   const url = request.webhook_url;
   if (!url || !origin) return;
   const logger = deps.logger.child({ jobId: job.id });
-  void (async () => {
-    await whenJobState(job, outcome.status);
-    const secret = await deps.secrets.secretFor(owner);
-    if (secret === undefined) {
-      logger.warn('screenshot webhook not sent: its API key has no webhook signing secret');
-      return;
-    }
-    const base = { job_id: job.id, type: 'screenshot', status: outcome.status, url: request.url };
-    let payload: Record<string, unknown>;
-    if (outcome.status === 'completed') {
-      const signed = await deps.store.signedUrl(outcome.result.key, { ttlSeconds: SIGNED_URL_TTL_SECONDS, origin });
-      payload = {
-        ...base,
-        screenshot: signed.url,
-        expires_at: new Date(signed.expiresAt).toISOString(),
-        metadata: outcome.result.metadata,
-      };
-    } else {
-      const { code, message } = decodeJobError(outcome.failedReason);
-      payload = { ...base, error: message, code };
-    }
-    const result = await deliverWebhook(
-      { url, payload, headers: request.webhook_headers, secret },
-      { ...urlPolicyOf(deps.config, logger), logger },
-    );
-    if (result.delivered) logger.info({ attempts: result.attempts, status: result.status }, 'screenshot webhook delivered');
-    else logger.warn({ attempts: result.attempts, status: result.status, err: result.error }, 'screenshot webhook not delivered');
-  })().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'screenshot webhook failed'));
+  sendJobWebhook(
+    job,
+    outcome.status,
+    {
+      kind: 'screenshot',
+      url,
+      headers: request.webhook_headers,
+      owner,
+      async payload() {
+        const base = { job_id: job.id, type: 'screenshot', status: outcome.status, url: request.url };
+        if (outcome.status === 'failed') {
+          const { code, message } = decodeJobError(outcome.failedReason);
+          return { ...base, error: message, code };
+        }
+        const signed = await deps.store.signedUrl(outcome.result.key, { ttlSeconds: SIGNED_URL_TTL_SECONDS, origin });
+        return { ...base, screenshot: signed.url, expires_at: new Date(signed.expiresAt).toISOString(), metadata: outcome.result.metadata };
+      },
+    },
+    { secrets: deps.secrets, urlPolicy: urlPolicyOf(deps.config, logger), logger },
+  );
 }
 
 /** Whether a failed attempt was the job's last (BullMQ retries only retryable errors, up to `attempts`). */
