@@ -78,6 +78,7 @@ async function capture(job: BrowserJob, request: ScreenshotCreateRequest, option
 
 async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
   const device = resolveDevice(request.device, request.width, request.height, request.device_scale);
+  const viewport = viewportOf(device, { isMobile: request.is_mobile, hasTouch: request.has_touch, isLandscape: request.is_landscape });
   const timeoutMs = request.timeout * 1000;
   page.setDefaultTimeout(timeoutMs);
   dismissDialogs(page);
@@ -90,9 +91,8 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   // Our own style injection (hiding, ad cosmetics, `styles`) must work on pages with a strict CSP.
   await page.setBypassCSP(true);
   const userAgent = request.user_agent ?? device.userAgent ?? job.userAgent;
-  await emulateDevice(page, device, {
+  await emulateDevice(page, viewport, {
     userAgent,
-    overrides: { isMobile: request.is_mobile, hasTouch: request.has_touch, isLandscape: request.is_landscape },
     darkMode: request.dark_mode,
     reducedMotion: request.reduced_motion,
     highContrast: request.high_contrast,
@@ -143,11 +143,7 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   let truncated = false;
   const maxHeight = Math.min(
     fullPageCap(options.fullPageMaxHeight, request.format === 'pdf' ? 'png' : request.format, device.deviceScaleFactor),
-    fullPagePixelCap(
-      request.selector ? device.width : viewportOf(device, { isLandscape: request.is_landscape }).width,
-      device.deviceScaleFactor,
-      options.maxPixels,
-    ),
+    fullPagePixelCap(request.selector ? device.width : viewport.width, device.deviceScaleFactor, options.maxPixels),
   );
   if (request.full_page) {
     await retryAfterRedirect(page, () => scrollThrough(page, { maxHeight, budgetMs: FULL_PAGE_SCROLL.budgetMs }));
@@ -160,7 +156,6 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
     if (adblocker) await adblocker.hideAds(page);
     await inject(page, request.styles, request.scripts);
   });
-  const viewport = viewportOf(device, { isLandscape: request.is_landscape });
   if (request.full_page) {
     const geometry = await retryAfterRedirect(page, () => pageGeometry(page));
     ({ clip, truncated } = fullPageClip(geometry, viewport.width, maxHeight));

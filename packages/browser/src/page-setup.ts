@@ -31,14 +31,16 @@ export function viewportOf(device: DevicePreset, overrides: EmulationOverrides =
   };
 }
 
-/** Viewport, pixel ratio, touch and user agent of a device preset; the media the page sees. */
+export type EmulatedViewport = ReturnType<typeof viewportOf>;
+
+/** Viewport, pixel ratio, touch and user agent (from `viewportOf`); the media the page sees. */
 export async function emulateDevice(
   page: Page,
-  device: DevicePreset,
-  options: { userAgent: string; overrides?: EmulationOverrides } & MediaPreferences,
+  viewport: EmulatedViewport,
+  options: { userAgent: string } & MediaPreferences,
 ): Promise<void> {
   await Promise.all([
-    page.setViewport(viewportOf(device, options.overrides)),
+    page.setViewport(viewport),
     page.setUserAgent({ userAgent: options.userAgent }),
     emulateMedia(page, {
       print: options.print ?? false,
