@@ -21,6 +21,7 @@ const UNIT = [
   'packages/config/test/ops-http-addr.test.ts',
   'packages/contracts/test/job-map.test.ts',
   'packages/contracts/test/screenshot-controls.test.ts',
+  'packages/contracts/test/page-context.test.ts',
   'packages/browser/test/host-lists.test.ts',
   'packages/queue/test/screenshot-cache-key.test.ts',
   'packages/egress/test/url-policy.test.ts',

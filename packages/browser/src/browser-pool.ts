@@ -17,9 +17,12 @@ import { prioritiseChromium } from './chromium-priority';
 import { closePopups } from './popups';
 import { processTree, reapProcesses, watchRenderers, type RendererWatchdog } from './renderer-watchdog';
 import { SlotQueue } from './slot-queue';
+import { HostLists, type HostList, type HostListName } from './host-lists';
 
 export type BrowserPoolConfig = Pick<Config['browser'], 'executablePath' | 'concurrency' | 'recycleAfter'> &
-  Partial<Pick<Config['browser'], 'adblockListUrls' | 'pageMemoryLimitMb' | 'sandbox' | 'runAsUser' | 'env'>>;
+  Partial<
+    Pick<Config['browser'], 'adblockListUrls' | 'chatListUrls' | 'trackerListUrls' | 'pageMemoryLimitMb' | 'sandbox' | 'runAsUser' | 'env'>
+  >;
 
 export interface BrowserPoolDeps {
   logger: Logger;
@@ -30,7 +33,7 @@ export interface BrowserPoolDeps {
   proxyServer?: string;
   /** Executables tried when the config names none. */
   candidates?: readonly string[];
-  /** How often the ad-block lists are fetched again while the pool lives (default daily). */
+  /** How often the ad-block and host lists are fetched again while the pool lives (default daily). */
   adblockRefreshMs?: number;
 }
 
@@ -43,6 +46,8 @@ export interface BrowserJob {
   userAgent: string;
   /** The pool's ad blocker (built once, on first use). */
   adblocker(): Promise<Adblocker>;
+  /** The pool's chat-widget and tracker host lists (bundled, refreshed from configured URLs). */
+  hostList(name: HostListName): Promise<HostList>;
 }
 
 export interface WithContextOptions {
@@ -105,6 +110,8 @@ export class BrowserPool {
   private closing: Promise<void> | undefined;
   private adblock: Promise<Adblocker> | undefined;
   private adblockTimer: NodeJS.Timeout | undefined;
+  private lists: HostLists | undefined;
+  private listsTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly config: BrowserPoolConfig,
@@ -139,6 +146,23 @@ export class BrowserPool {
       return blocker;
     });
     return this.adblock;
+  }
+
+  /** The chat and tracker host lists; configured lists are fetched in the background from the first call on. */
+  hostList(name: HostListName): Promise<HostList> {
+    if (!this.lists) {
+      this.lists = new HostLists({
+        urls: { chats: this.config.chatListUrls ?? [], trackers: this.config.trackerListUrls ?? [] },
+        logger: this.deps.logger,
+      });
+      const lists = this.lists;
+      if (lists.configured && !this.closed) {
+        void lists.refresh();
+        this.listsTimer = setInterval(() => void lists.refresh(), this.deps.adblockRefreshMs ?? 24 * 3600_000);
+        this.listsTimer.unref();
+      }
+    }
+    return this.lists.get(name);
   }
 
   /** Runs `fn` with a fresh incognito context, within a slot and the timeout; the context is always closed. */
@@ -188,7 +212,13 @@ export class BrowserPool {
       });
       closePopups(context);
       options.phases?.mark('context');
-      const running = fn({ context, signal: job.signal, userAgent: generation.chromium.userAgent, adblocker: () => this.adblocker() });
+      const running = fn({
+        context,
+        signal: job.signal,
+        userAgent: generation.chromium.userAgent,
+        adblocker: () => this.adblocker(),
+        hostList: (name) => this.hostList(name),
+      });
       running.catch(() => undefined); // it may settle after the race is decided
       return await Promise.race([running, rejectOnAbort(job.signal)]);
     } catch (error) {
@@ -224,6 +254,7 @@ export class BrowserPool {
     this.closing ??= (async () => {
       this.closed = true;
       if (this.adblockTimer) clearInterval(this.adblockTimer);
+      if (this.listsTimer) clearInterval(this.listsTimer);
       this.slots.rejectAll(new Unavailable('The browser pool is shut down'));
       if (this.active > 0) {
         await bounded(new Promise<void>((resolve) => this.idleWaiters.push(resolve)), options.drainMs ?? 10_000);

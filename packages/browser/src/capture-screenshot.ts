@@ -5,7 +5,6 @@ import type { Page, ScreenshotClip } from 'puppeteer-core';
 import {
   AppError,
   FULL_PAGE_SCROLL,
-  TimeoutError,
   assertClipPixels,
   assertViewportPixels,
   fullPagePixelCap,
@@ -21,14 +20,18 @@ import {
 import type { Logger } from '@sitelens/telemetry';
 import type { BrowserJob, BrowserPool } from './browser-pool';
 import { fullPageCap, fullPageClip, pageGeometry, scrollThrough } from './full-page';
-import { isPuppeteerTimeout, navigate, renderContent, whenPageCrashes } from './navigate';
-import { assertValidSelectors, dismissDialogs, emulateDevice, hideSelectors, retryAfterRedirect, viewportOf } from './page-setup';
+import { navigate, renderContent, whenPageCrashes } from './navigate';
+import {
+  assertValidSelectors,
+  dismissDialogs,
+  emulateDevice,
+  hideSelectors,
+  retryAfterRedirect,
+  viewportOf,
+  waitForSelectors,
+} from './page-setup';
 import { applyPageControls } from './page-controls';
-import { enableConsentHandling, settleConsent } from './consent';
-import { hostList } from './host-lists';
-
-/** Longest a job waits for a consent platform to be answered (`block_cookies`). */
-const CONSENT_BUDGET_MS = 4_000;
+import { CONSENT_BUDGET_MS, enableConsentHandling, settleConsent } from './consent';
 import type { UrlGuard } from './request-filter';
 
 export const DEFAULT_QUALITY = 85;
@@ -106,8 +109,8 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
     httpAuth: request.http_auth,
     blockResources: request.block_resources,
     blockHosts: await Promise.all([
-      ...(request.block_chats ? [hostList('chats')] : []),
-      ...(request.block_trackers ? [hostList('trackers')] : []),
+      ...(request.block_chats ? [job.hostList('chats')] : []),
+      ...(request.block_trackers ? [job.hostList('trackers')] : []),
     ]),
     locale: request.locale,
     timezone: request.timezone,
@@ -128,7 +131,7 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   options.phases?.mark('navigate');
   if (request.wait_for_selector) {
     const remaining = Math.max(500, timeoutMs - (performance.now() - navigationStarted));
-    await waitForSelector(page, request.wait_for_selector, remaining, request.timeout);
+    await waitForSelectors(page, 'wait_for_selector', [request.wait_for_selector], remaining, request.timeout);
   }
   if (request.block_cookies) {
     const remaining = timeoutMs - (performance.now() - navigationStarted);
@@ -250,17 +253,6 @@ async function printPdf(
       max_height: context.maxHeight,
     },
   };
-}
-
-async function waitForSelector(page: Page, selector: string, timeoutMs: number, requestTimeoutSeconds: number): Promise<void> {
-  try {
-    await page.waitForSelector(selector, { timeout: timeoutMs });
-  } catch (error) {
-    if (isPuppeteerTimeout(error)) {
-      throw new TimeoutError(`wait_for_selector: no element matched "${selector}" within the ${requestTimeoutSeconds} s timeout`);
-    }
-    throw error;
-  }
 }
 
 /**

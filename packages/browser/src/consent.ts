@@ -52,6 +52,9 @@ export const GENERIC_CONSENT_SELECTORS = [
   '.fc-consent-root',
 ] as const;
 
+/** Longest a job waits for a consent platform to be answered. */
+export const CONSENT_BUDGET_MS = 4_000;
+
 /** autoconsent's states after which nothing more happens on the page. */
 const SETTLED = new Set(['nothingDetected', 'optOutSucceeded', 'optOutFailed', 'optInSucceeded', 'optInFailed', 'done']);
 

@@ -1,5 +1,5 @@
 import type { CDPSession, HTTPRequest, Page } from 'puppeteer-core';
-import { isSameSite, type BlockableResource, type CookieInput } from '@sitelens/contracts';
+import { acceptLanguageOf, siteHeadersFor, type BlockableResource, type CookieInput } from '@sitelens/contracts';
 import { ADBLOCK_INTERCEPT_PRIORITY } from './adblock';
 import type { HostList } from './host-lists';
 
@@ -69,10 +69,6 @@ function lowerCased(headers: Readonly<Record<string, string>>): Record<string, s
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
-function basicAuth({ username, password }: { username: string; password: string }): string {
-  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
-}
-
 /**
  * Sets the page up before it loads: cookies, time zone, locale, geolocation, JavaScript, certificate
  * errors, and (through request interception, only when a field needs it) headers and basic auth on
@@ -103,10 +99,10 @@ export async function applyPageControls(page: Page, controls: PageControls): Pro
     // Intl's default locale, then navigator.language(s) and the Accept-Language header (sent to
     // every site, as a browser set to that language does). The user agent goes with it: the
     // override sets both, on the page's own session.
-    const language = controls.locale.split('-')[0];
-    const acceptLanguage = language && language !== controls.locale ? `${controls.locale},${language}` : controls.locale;
     steps.push(session.send('Emulation.setLocaleOverride', { locale: controls.locale }));
-    steps.push(session.send('Network.setUserAgentOverride', { userAgent: controls.userAgent, acceptLanguage }));
+    steps.push(
+      session.send('Network.setUserAgentOverride', { userAgent: controls.userAgent, acceptLanguage: acceptLanguageOf(controls.locale) }),
+    );
   }
   if (controls.geolocation && controls.targetUrl) {
     // Only secure contexts (https, localhost) may ask for a position; on plain http the page gets
@@ -125,10 +121,7 @@ export async function applyPageControls(page: Page, controls: PageControls): Pro
 
   const blocked = new Set((controls.blockResources ?? []).flatMap((type) => RESOURCE_TYPES[type]));
   const blockedHosts = controls.blockHosts ?? [];
-  // Lower-cased, so a request's own header and ours never go out twice under two spellings.
-  const extra = lowerCased(controls.headers ?? {});
-  if (controls.httpAuth) extra.authorization = basicAuth(controls.httpAuth);
-  const adds = Object.keys(extra).length > 0;
+  const adds = Object.keys(controls.headers ?? {}).length > 0 || controls.httpAuth !== undefined;
   if (blocked.size === 0 && blockedHosts.length === 0 && !adds) return;
   await page.setRequestInterception(true);
   page.on('request', (request: HTTPRequest) => {
@@ -137,10 +130,10 @@ export async function applyPageControls(page: Page, controls: PageControls): Pro
       void request.abort('blockedbyclient', ADBLOCK_INTERCEPT_PRIORITY).catch(() => undefined);
       return;
     }
+    // Lower-cased, so a request's own header and ours never go out twice under two spellings.
+    const extra = adds ? siteHeadersFor(request.url(), controls) : {};
     const overrides =
-      adds && controls.targetUrl && isSameSite(request.url(), controls.targetUrl)
-        ? { headers: { ...lowerCased(request.headers()), ...extra } }
-        : request.continueRequestOverrides();
+      Object.keys(extra).length > 0 ? { headers: { ...lowerCased(request.headers()), ...extra } } : request.continueRequestOverrides();
     void request.continue(overrides, ADBLOCK_INTERCEPT_PRIORITY).catch(() => undefined);
   });
 }

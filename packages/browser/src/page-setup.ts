@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core';
-import { BadRequest, type DevicePreset } from '@sitelens/contracts';
+import { BadRequest, TimeoutError, type DevicePreset } from '@sitelens/contracts';
+import { isPuppeteerTimeout } from './navigate';
 import { emulateMedia } from './page-controls';
 
 export interface MediaPreferences {
@@ -125,5 +126,29 @@ export async function retryAfterRedirect<T>(page: Page, step: () => Promise<T>, 
     if (!/Execution context was destroyed|Cannot find context|context with specified id/i.test(message)) throw error;
     await page.waitForFunction(() => document.readyState === 'complete', { timeout: settleMs }).catch(() => undefined);
     return step();
+  }
+}
+
+/**
+ * Waits until every selector matches an element, all within `timeoutMs`; the first one missing
+ * at the deadline fails the job with a TIMEOUT naming it and the request's field.
+ */
+export async function waitForSelectors(
+  page: Page,
+  field: string,
+  selectors: readonly string[],
+  timeoutMs: number,
+  requestTimeoutSeconds: number,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (const selector of selectors) {
+    try {
+      await page.waitForSelector(selector, { timeout: Math.max(1, deadline - performance.now()) });
+    } catch (error) {
+      if (isPuppeteerTimeout(error)) {
+        throw new TimeoutError(`${field}: no element matched "${selector}" within the ${requestTimeoutSeconds} s timeout`);
+      }
+      throw error;
+    }
   }
 }

@@ -1,7 +1,10 @@
 import type { Page, ResourceType } from 'puppeteer-core';
+import type { PageContext } from '@sitelens/contracts';
 import type { BrowserPool } from './browser-pool';
+import { CONSENT_BUDGET_MS, enableConsentHandling, settleConsent } from './consent';
 import { navigate, whenPageCrashes } from './navigate';
-import { dismissDialogs } from './page-setup';
+import { applyPageControls } from './page-controls';
+import { assertValidSelectors, dismissDialogs, waitForSelectors } from './page-setup';
 import { skipResourceTypes, type UrlGuard } from './request-filter';
 
 export interface RenderOptions {
@@ -9,6 +12,8 @@ export interface RenderOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   urlGuard?: UrlGuard;
+  /** What the page is sent (headers, cookies, user agent, basic auth, language) and waited for. */
+  context?: PageContext;
 }
 
 export interface RenderedPage {
@@ -25,6 +30,8 @@ const SKIPPED_TYPES: readonly ResourceType[] = ['image', 'media', 'font'];
 /** After `load`, how long to give scripts' own requests (XHR/fetch) to settle. */
 const SETTLE_MS = 5_000;
 const CLOSE_MARGIN_MS = 5_000;
+/** Time kept back from waiting for selectors to report a missing one before the job's deadline. */
+const SELECTOR_MARGIN_MS = 1_000;
 
 /**
  * Loads `url` in a fresh context, lets its scripts run until the network settles (bounded), and
@@ -39,16 +46,37 @@ export function renderHtml(pool: BrowserPool, url: string, options: RenderOption
     { signal: options.signal, timeoutMs: options.timeoutMs + SETTLE_MS + CLOSE_MARGIN_MS },
   );
 
-  async function renderOn(page: Page, userAgent: string): Promise<RenderedPage> {
+  async function renderOn(page: Page, defaultUserAgent: string): Promise<RenderedPage> {
+    const pageContext = options.context;
+    const waitFor = pageContext?.waitForSelectors ?? [];
     page.setDefaultTimeout(options.timeoutMs);
     dismissDialogs(page);
-    await page.setUserAgent(userAgent);
+    await assertValidSelectors(page, 'wait_for_selectors', waitFor);
+    const userAgent = pageContext?.userAgent ?? defaultUserAgent;
+    await page.setUserAgent({ userAgent });
     await skipResourceTypes(page, SKIPPED_TYPES);
+    if (pageContext) {
+      await applyPageControls(page, {
+        targetUrl: pageContext.targetUrl,
+        userAgent,
+        headers: pageContext.headers,
+        cookies: pageContext.cookies,
+        httpAuth: pageContext.httpAuth,
+        locale: pageContext.locale,
+      });
+      if (pageContext.blockCookies) await enableConsentHandling(page);
+    }
     const started = performance.now();
+    const left = () => options.timeoutMs - (performance.now() - started);
     const { response } = await navigate(page, url, { waitUntil: 'load', timeoutMs: options.timeoutMs, guard: options.urlGuard });
-    const left = options.timeoutMs - (performance.now() - started);
-    if (left > 0) {
-      await page.waitForNetworkIdle({ idleTime: 500, concurrency: 0, timeout: Math.min(SETTLE_MS, left) }).catch(() => undefined);
+    if (waitFor.length > 0) {
+      // Ends before the job's own deadline, so the answer names the selector that never came.
+      const waitMs = Math.max(500, left() - SELECTOR_MARGIN_MS);
+      await waitForSelectors(page, 'wait_for_selectors', waitFor, waitMs, Math.ceil(options.timeoutMs / 1000));
+    }
+    if (pageContext?.blockCookies) await settleConsent(page, { budgetMs: Math.max(0, Math.min(CONSENT_BUDGET_MS, left())) });
+    if (left() > 0) {
+      await page.waitForNetworkIdle({ idleTime: 500, concurrency: 0, timeout: Math.min(SETTLE_MS, left()) }).catch(() => undefined);
     }
     return { html: await page.content(), status: response?.status() ?? 0, finalUrl: page.url() };
   }

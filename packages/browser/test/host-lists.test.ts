@@ -1,4 +1,7 @@
-import { HostList, hostList } from '../src/host-lists';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '@sitelens/telemetry';
+import { HostList, HostLists, hostList } from '../src/host-lists';
 
 describe('HostList', () => {
   const list = HostList.parse('# comment\nexample.com\nads.example.org  # trailing comment\nfacebook.com/tr\n\n');
@@ -37,5 +40,73 @@ describe('HostList', () => {
     }
     expect(chats.matches('https://example.com/chat.js')).toBe(false);
     expect(trackers.matches('https://example.com/analytics.js')).toBe(false);
+  });
+});
+
+describe('HostList formats', () => {
+  it('reads hosts-file lines and Adblock domain rules; skips exceptions, cosmetics, wildcards and localhost', () => {
+    const list = HostList.parse(
+      [
+        '! Title: a list',
+        '[Adblock Plus 2.0]',
+        '0.0.0.0 tracker.one',
+        '127.0.0.1 localhost',
+        '||tracker.two^',
+        '||tracker.three^$third-party',
+        '||cdn.four/pixel^',
+        '@@||allowed.five^',
+        'example.six##.ad',
+        '||*.wild^',
+        '/banner/*',
+      ].join('\n'),
+    );
+    expect(list.size).toBe(4);
+    expect(list.matches('https://a.tracker.one/x')).toBe(true);
+    expect(list.matches('https://tracker.two/x')).toBe(true);
+    expect(list.matches('https://tracker.three/x')).toBe(true);
+    expect(list.matches('https://cdn.four/pixel?id=1')).toBe(true);
+    expect(list.matches('https://cdn.four/app.js')).toBe(false);
+    expect(list.matches('https://allowed.five/')).toBe(false);
+    expect(list.matches('http://localhost/')).toBe(false);
+  });
+});
+
+describe('HostLists refresh', () => {
+  let server: Server;
+  let origin: string;
+  let broken = false;
+  const logger = createLogger({ level: 'silent', service: 'host-lists-test' });
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (broken) return void res.writeHead(503).end();
+      res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end(req.url === '/chats.txt' ? '||chat.fetched.example^\n' : '0.0.0.0 track.fetched.example\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('adds fetched lists to the bundled ones, and keeps them when a later fetch fails', async () => {
+    const lists = new HostLists({ urls: { chats: [`${origin}/chats.txt`], trackers: [`${origin}/trackers.txt`] }, logger });
+    expect((await lists.get('chats')).matches('https://chat.fetched.example/w.js')).toBe(false);
+    expect(await lists.refresh()).toEqual(['chats', 'trackers']);
+    const chats = await lists.get('chats');
+    expect(chats.matches('https://chat.fetched.example/w.js')).toBe(true);
+    expect(chats.matches('https://widget.intercom.io/widget/x')).toBe(true);
+    expect((await lists.get('trackers')).matches('https://track.fetched.example/p.gif')).toBe(true);
+
+    broken = true;
+    expect(await lists.refresh()).toEqual([]);
+    expect((await lists.get('chats')).matches('https://chat.fetched.example/w.js')).toBe(true);
+  });
+
+  it('is not configured without URLs, and refreshing then changes nothing', async () => {
+    const lists = new HostLists({ urls: {}, logger });
+    expect(lists.configured).toBe(false);
+    expect(await lists.refresh()).toEqual([]);
+    expect(await lists.get('trackers')).toBe(await hostList('trackers'));
   });
 });

@@ -147,6 +147,8 @@ const envSchema = z.object({
     .regex(/^[a-z_][a-z0-9_-]{0,31}$|^[0-9]{1,10}$/, 'must be a user name or a numeric uid')
     .default('nobody'),
   ADBLOCK_LIST_URLS: optionalText,
+  CHAT_LIST_URLS: optionalText,
+  TRACKER_LIST_URLS: optionalText,
   SHUTDOWN_TIMEOUT: duration('25s'),
 
   ALLOW_PRIVATE_URLS: bool(),
@@ -237,6 +239,10 @@ export interface Config {
     /** The only variables of this environment Chromium inherits: locale and time zone. */
     env: Record<string, string>;
     adblockListUrls: string[];
+    /** Chat-widget host lists fetched and added to the bundled one (block_chats). */
+    chatListUrls: string[];
+    /** Tracker host lists fetched and added to the bundled one (block_trackers). */
+    trackerListUrls: string[];
   };
   shutdownTimeoutMs: number;
   allowPrivateUrls: boolean;
@@ -313,10 +319,9 @@ export function loadConfig(env: Env = process.env, machine: () => MachineShape =
       sandbox: e.CHROMIUM_SANDBOX,
       runAsUser: e.CHROMIUM_USER,
       env: Object.fromEntries(BROWSER_ENV.flatMap((name) => (env[name] ? [[name, env[name]!]] : []))),
-      adblockListUrls: (e.ADBLOCK_LIST_URLS ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
+      adblockListUrls: urlList(e.ADBLOCK_LIST_URLS),
+      chatListUrls: urlList(e.CHAT_LIST_URLS),
+      trackerListUrls: urlList(e.TRACKER_LIST_URLS),
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS ?? e.MODE === 'local',
@@ -337,6 +342,14 @@ export function loadConfig(env: Env = process.env, machine: () => MachineShape =
     contentTimeoutMs: e.CONTENT_TIMEOUT,
     results: { pageMaxBytes: e.RESULT_PAGE_MAX_BYTES, jobMaxBytes: e.RESULT_MAX_BYTES },
   };
+}
+
+/** A comma-separated list of URLs (list sources an operator configures). */
+function urlList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 function opsAddressOf(e: z.infer<typeof envSchema>): ListenAddress | undefined {

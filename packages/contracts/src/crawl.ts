@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedInt, httpUrl, oneOf } from './fields';
-import { HTTP_TOKEN } from './page-controls';
+import { HTTP_TOKEN, checkPageContext, pageContextFields, waitForSelectorsField } from './page-controls';
 
 /** POST /v1/crawl: a crawl job, looked up later at GET /v1/crawl/<job_id>. */
 
@@ -44,34 +44,45 @@ export const webhookHeaders = z
  * The body. Supacrawler clients also send proxy and user-agent settings, `fresh` and `type`:
  * unknown fields are ignored, as the contract says.
  */
-export const crawlCreateRequest = z.object({
-  url: httpUrl(),
-  format: crawlFormat,
-  depth: boundedInt(CRAWL_LIMITS.depth.min, CRAWL_LIMITS.depth.max).default(CRAWL_LIMITS.depth.default),
-  /** Left optional so the plan cap can lower the default instead of refusing it. */
-  link_limit: boundedInt(CRAWL_LIMITS.linkLimit.min, CRAWL_LIMITS.linkLimit.max).optional(),
-  /** Path globs ("/blog/*") a discovered page must match to be followed. */
-  patterns: z
-    .array(
-      z
-        .string({ error: 'must be path glob strings' })
-        .trim()
-        .min(1, 'must not be empty')
-        .max(CRAWL_LIMITS.maxPatternLength, `must be at most ${CRAWL_LIMITS.maxPatternLength} characters`),
-    )
-    .max(CRAWL_LIMITS.maxPatterns, `must hold at most ${CRAWL_LIMITS.maxPatterns} patterns`)
-    .default([])
-    .describe(
-      `Path globs ("/blog/*", "/docs/**", "{a,b}", "[a-z]", "?") a discovered page must match to be followed: ` +
-        `at most ${CRAWL_LIMITS.maxPatterns}, each at most ${CRAWL_LIMITS.maxPatternLength} characters; matched in linear time`,
-    ),
-  include_subdomains: z.boolean().default(false),
-  include_html: z.boolean().default(false),
-  /** Absent: automatic (render only pages whose HTML is an empty script shell). */
-  render_js: z.boolean().optional(),
-  webhook_url: httpUrl().optional(),
-  webhook_headers: webhookHeaders.optional(),
-});
+export const crawlCreateRequest = z
+  .object({
+    url: httpUrl(),
+    format: crawlFormat,
+    depth: boundedInt(CRAWL_LIMITS.depth.min, CRAWL_LIMITS.depth.max).default(CRAWL_LIMITS.depth.default),
+    /** Left optional so the plan cap can lower the default instead of refusing it. */
+    link_limit: boundedInt(CRAWL_LIMITS.linkLimit.min, CRAWL_LIMITS.linkLimit.max).optional(),
+    /** Path globs ("/blog/*") a discovered page must match to be followed. */
+    patterns: z
+      .array(
+        z
+          .string({ error: 'must be path glob strings' })
+          .trim()
+          .min(1, 'must not be empty')
+          .max(CRAWL_LIMITS.maxPatternLength, `must be at most ${CRAWL_LIMITS.maxPatternLength} characters`),
+      )
+      .max(CRAWL_LIMITS.maxPatterns, `must hold at most ${CRAWL_LIMITS.maxPatterns} patterns`)
+      .default([])
+      .describe(
+        `Path globs ("/blog/*", "/docs/**", "{a,b}", "[a-z]", "?") a discovered page must match to be followed: ` +
+          `at most ${CRAWL_LIMITS.maxPatterns}, each at most ${CRAWL_LIMITS.maxPatternLength} characters; matched in linear time`,
+      ),
+    include_subdomains: z.boolean().default(false),
+    include_html: z.boolean().default(false),
+    /** Absent: automatic (render only pages whose HTML is an empty script shell). */
+    render_js: z.boolean().optional(),
+    webhook_url: httpUrl().optional(),
+    webhook_headers: webhookHeaders.optional(),
+    /** Every page is loaded with it; headers, credentials and host-only cookies go to the crawled site only. */
+    ...pageContextFields,
+    /** CSS selectors that must all be in each page before it is read; pages are rendered. */
+    wait_for_selectors: waitForSelectorsField.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.wait_for_selectors?.length && value.render_js === false) {
+      ctx.addIssue({ code: 'custom', path: ['wait_for_selectors'], message: 'needs rendering (leave render_js unset or true)' });
+    }
+    checkPageContext(value, ctx);
+  });
 
 export type CrawlCreateRequest = z.infer<typeof crawlCreateRequest>;
 

@@ -1,5 +1,6 @@
 import { getDomain } from 'tldts';
 import { z } from 'zod';
+import { cssSelector, queryBoolean } from './fields';
 
 /**
  * Fields that set up the page a job loads (headers, cookies, user agent, basic auth, locale, ...),
@@ -224,4 +225,156 @@ export function cookieDomainProblem(domain: string, targetUrl: string): string |
     return `is for ${bare}, another site than the target's (${host}); cookies may be set for the target's own site only`;
   }
   return undefined;
+}
+
+/** `wait_for_selectors` (scrape, crawl): at most this many, each at most `maxSelectorLength`. */
+export const WAIT_FOR_SELECTORS_LIMITS = { maxSelectors: 10, maxSelectorLength: 500 } as const;
+
+/** A query string carries objects as JSON text (`headers={"x-a":"1"}`); JSON bodies carry them as they are. */
+const jsonText = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value, ctx) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON (in a query string, objects and arrays are sent as JSON text)' });
+      return z.NEVER;
+    }
+  }, schema);
+
+/** One selector or a list; a query string repeats the parameter (`wait_for_selectors=a&wait_for_selectors=b`). */
+export const waitForSelectorsField = z.preprocess(
+  (value) => (typeof value === 'string' ? [value] : value),
+  z
+    .array(cssSelector(WAIT_FOR_SELECTORS_LIMITS.maxSelectorLength), { error: 'must be an array of CSS selectors' })
+    .max(WAIT_FOR_SELECTORS_LIMITS.maxSelectors, `must hold at most ${WAIT_FOR_SELECTORS_LIMITS.maxSelectors} selectors`),
+);
+
+/**
+ * The page context scrape, crawl and watch take (a screenshot takes these among its own fields):
+ * what the page is sent (headers, cookies, user agent, basic auth, language) and whether consent
+ * walls are answered.
+ */
+export const pageContextFields = {
+  headers: headersField.optional(),
+  cookies: cookiesField.optional(),
+  user_agent: userAgentField.optional(),
+  http_auth: httpAuthField.optional(),
+  locale: localeField.optional(),
+  block_cookies: z.boolean({ error: 'must be true or false' }).default(false),
+};
+
+/** The same fields read from a query string (GET /v1/scrape): objects as JSON text, booleans as words. */
+export const pageContextQueryFields = {
+  ...pageContextFields,
+  headers: jsonText(headersField).optional(),
+  cookies: jsonText(cookiesField).optional(),
+  http_auth: jsonText(httpAuthField).optional(),
+  block_cookies: queryBoolean().default(false),
+};
+
+export interface PageContextRequest {
+  url?: string;
+  headers?: Record<string, string>;
+  cookies?: CookieInput[];
+  user_agent?: string;
+  http_auth?: { username: string; password: string };
+  locale?: string;
+  block_cookies?: boolean;
+}
+
+/** Refuses cookies for another site than the request's URL (a superRefine step of every schema with a page context). */
+export function checkPageContext(value: PageContextRequest, ctx: z.RefinementCtx): void {
+  (value.cookies ?? []).forEach((cookie, index) => {
+    const problem = cookie.domain === undefined || value.url === undefined ? undefined : cookieDomainProblem(cookie.domain, value.url);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['cookies', index, 'domain'], message: problem });
+  });
+}
+
+/** The context a page is loaded with, as the web and browser layers take it. */
+export interface PageContext {
+  /** The site headers, credentials and host-only cookies belong to (the request's URL). */
+  targetUrl: string;
+  headers?: Readonly<Record<string, string>>;
+  cookies?: readonly CookieInput[];
+  userAgent?: string;
+  httpAuth?: { username: string; password: string };
+  locale?: string;
+  blockCookies?: boolean;
+  /** CSS selectors that must all be in the rendered page before it is read. */
+  waitForSelectors?: readonly string[];
+}
+
+/** A request's page context fields as the web layer takes them; undefined when none is set. */
+export function pageContextOf(
+  request: PageContextRequest & { url: string; wait_for_selectors?: readonly string[] },
+): PageContext | undefined {
+  const context: PageContext = {
+    targetUrl: request.url,
+    ...(request.headers && Object.keys(request.headers).length > 0 ? { headers: request.headers } : {}),
+    ...(request.cookies?.length ? { cookies: request.cookies } : {}),
+    ...(request.user_agent ? { userAgent: request.user_agent } : {}),
+    ...(request.http_auth ? { httpAuth: request.http_auth } : {}),
+    ...(request.locale ? { locale: request.locale } : {}),
+    ...(request.block_cookies ? { blockCookies: true } : {}),
+    ...(request.wait_for_selectors?.length ? { waitForSelectors: request.wait_for_selectors } : {}),
+  };
+  return Object.keys(context).length > 1 ? context : undefined;
+}
+
+function basicAuth({ username, password }: { username: string; password: string }): string {
+  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+}
+
+/**
+ * The request's own headers and basic auth, lower-cased, for a request to `url`: on the target's
+ * site only (nothing for third parties, nothing after a redirect off the site).
+ */
+export function siteHeadersFor(
+  url: string,
+  context: { targetUrl: string | undefined; headers?: Readonly<Record<string, string>>; httpAuth?: PageContext['httpAuth'] },
+): Record<string, string> {
+  if (!context.targetUrl || !isSameSite(url, context.targetUrl)) return {};
+  const headers = Object.fromEntries(Object.entries(context.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  if (context.httpAuth) headers.authorization = basicAuth(context.httpAuth);
+  return headers;
+}
+
+function pathMatches(requestPath: string, cookiePath: string): boolean {
+  if (requestPath === cookiePath) return true;
+  return requestPath.startsWith(cookiePath) && (cookiePath.endsWith('/') || requestPath[cookiePath.length] === '/');
+}
+
+/**
+ * The `Cookie` header a browser would send to `url` with the request's cookies set (RFC 6265:
+ * a domain cookie on its domain and subdomains, a host-only one on the target's host, path
+ * prefixes, secure ones over https only, expired ones never); undefined when none applies.
+ */
+export function cookieHeaderFor(url: string, context: Pick<PageContext, 'targetUrl' | 'cookies'>, nowSeconds: number): string | undefined {
+  if (!context.cookies?.length) return undefined;
+  let target: URL;
+  let request: URL;
+  try {
+    target = new URL(context.targetUrl);
+    request = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const host = request.hostname.toLowerCase();
+  const pairs = context.cookies
+    .filter((cookie) => {
+      if (cookie.expires !== undefined && cookie.expires > 0 && cookie.expires <= nowSeconds) return false;
+      if (cookie.secure && request.protocol !== 'https:') return false;
+      const domain = cookie.domain?.replace(/^\./, '');
+      const onHost = domain ? host === domain || host.endsWith(`.${domain}`) : host === target.hostname.toLowerCase();
+      return onHost && pathMatches(request.pathname || '/', cookie.path ?? '/');
+    })
+    .map((cookie) => `${cookie.name}=${cookie.value}`);
+  return pairs.length > 0 ? pairs.join('; ') : undefined;
+}
+
+/** Accept-Language for a locale: the tag, then its language (`de-CH,de;q=0.9`). */
+export function acceptLanguageOf(locale: string): string {
+  const language = locale.split('-')[0];
+  return language && language !== locale ? `${locale},${language};q=0.9` : locale;
 }

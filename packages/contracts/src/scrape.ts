@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, oneOf, queryBoolean, queryInt } from './fields';
+import { checkPageContext, pageContextQueryFields, waitForSelectorsField } from './page-controls';
 
 /** GET /v1/scrape: one page, answered synchronously (the gateway waits for a parse-queue job). */
 
@@ -20,21 +21,33 @@ export const SCRAPE_LIMITS = {
 } as const;
 
 /**
- * The query. Supacrawler clients also send proxy and user-agent settings (proxy_mode,
- * rotate_user_agent, wait_for_selectors...): unknown parameters are ignored, as the contract says.
+ * The query (and POST /v1/scrape's JSON body, which takes the same fields). Supacrawler clients
+ * also send proxy settings and rotate_user_agent...: unknown parameters are ignored, as the
+ * contract says. Their `user_agent` and `wait_for_selectors` are honoured, with the rest of the
+ * page context (headers, cookies and http_auth as JSON text in a query string).
  */
-export const scrapeQuery = z.object({
-  url: httpUrl(),
-  format: oneOf(SCRAPE_FORMATS).default('markdown'),
-  include_html: queryBoolean().default(false),
-  /** Absent: automatic (render in Chromium only when the fetched HTML is an empty script shell). */
-  render_js: queryBoolean().optional(),
-  /** Skip the short result cache. */
-  fresh: queryBoolean().default(false),
-  depth: queryInt(SCRAPE_LIMITS.depth.min, SCRAPE_LIMITS.depth.max).default(SCRAPE_LIMITS.depth.default),
-  max_links: queryInt(SCRAPE_LIMITS.maxLinks.min, SCRAPE_LIMITS.maxLinks.max).optional(),
-  timeout: queryInt(SCRAPE_LIMITS.timeoutSeconds.min, SCRAPE_LIMITS.timeoutSeconds.max).default(SCRAPE_LIMITS.timeoutSeconds.default),
-});
+export const scrapeQuery = z
+  .object({
+    url: httpUrl(),
+    format: oneOf(SCRAPE_FORMATS).default('markdown'),
+    include_html: queryBoolean().default(false),
+    /** Absent: automatic (render in Chromium only when the fetched HTML is an empty script shell). */
+    render_js: queryBoolean().optional(),
+    /** Skip the short result cache. */
+    fresh: queryBoolean().default(false),
+    depth: queryInt(SCRAPE_LIMITS.depth.min, SCRAPE_LIMITS.depth.max).default(SCRAPE_LIMITS.depth.default),
+    max_links: queryInt(SCRAPE_LIMITS.maxLinks.min, SCRAPE_LIMITS.maxLinks.max).optional(),
+    timeout: queryInt(SCRAPE_LIMITS.timeoutSeconds.min, SCRAPE_LIMITS.timeoutSeconds.max).default(SCRAPE_LIMITS.timeoutSeconds.default),
+    ...pageContextQueryFields,
+    /** CSS selectors that must all be in the page before it is read; the page is rendered. */
+    wait_for_selectors: waitForSelectorsField.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.wait_for_selectors?.length && value.render_js === false) {
+      ctx.addIssue({ code: 'custom', path: ['wait_for_selectors'], message: 'needs rendering (leave render_js unset or true)' });
+    }
+    checkPageContext(value, ctx);
+  });
 
 export type ScrapeQuery = z.infer<typeof scrapeQuery>;
 

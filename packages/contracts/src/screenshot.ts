@@ -3,17 +3,7 @@ import { CUSTOM_HEIGHT, CUSTOM_WIDTH, DEVICE_NAMES, DEVICE_SCALE, resolveDevice 
 import { BadRequest } from './errors';
 import { boundedInt, cssSelector, httpUrl, oneOf, queryInt } from './fields';
 import { webhookHeaders } from './crawl';
-import {
-  cookieDomainProblem,
-  cookiesField,
-  geolocationField,
-  headersField,
-  httpAuthField,
-  injectedCode,
-  localeField,
-  timezoneField,
-  userAgentField,
-} from './page-controls';
+import { checkPageContext, geolocationField, injectedCode, pageContextFields, timezoneField } from './page-controls';
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
@@ -158,11 +148,7 @@ export const screenshotCreateRequest = z
       SCREENSHOT_LIMITS.timeoutSeconds.default,
     ),
     // The page as the client wants it loaded (Supacrawler's fields, then the rest).
-    headers: headersField.optional(),
-    cookies: cookiesField.optional(),
-    user_agent: userAgentField.optional(),
-    http_auth: httpAuthField.optional(),
-    locale: localeField.optional(),
+    ...pageContextFields,
     timezone: timezoneField.optional(),
     geolocation: geolocationField.optional(),
     click_selector: selector.optional(),
@@ -171,7 +157,6 @@ export const screenshotCreateRequest = z
       .max(BLOCKABLE_RESOURCES.length)
       .default([])
       .transform((types) => [...new Set(types)]),
-    block_cookies: z.boolean({ error: 'must be true or false' }).default(false),
     block_chats: z.boolean({ error: 'must be true or false' }).default(false),
     block_trackers: z.boolean({ error: 'must be true or false' }).default(false),
     disable_js: z.boolean({ error: 'must be true or false' }).default(false),
@@ -242,10 +227,7 @@ export const screenshotCreateRequest = z
     if (value.disable_js && value.scripts !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['scripts'], message: 'cannot run with disable_js' });
     }
-    (value.cookies ?? []).forEach((cookie, index) => {
-      const problem = cookie.domain === undefined || value.url === undefined ? undefined : cookieDomainProblem(cookie.domain, value.url);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['cookies', index, 'domain'], message: problem });
-    });
+    checkPageContext(value, ctx);
   });
 
 export type ScreenshotCreateRequest = z.infer<typeof screenshotCreateRequest>;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { shortestTimeOfDayGap } from './cron-interval';
 import { boundedInt, cssSelector, httpUrl, queryInt } from './fields';
 import type { PlanName } from './plans';
+import { checkPageContext, pageContextFields, type CookieInput } from './page-controls';
 
 /** Watch: a page checked on a schedule, its changes kept and notified (Supacrawler's `/v1/watch`). */
 
@@ -93,8 +94,11 @@ export const watchCreateRequest = z
       .default('changes_only'),
     notify_email: z.email({ error: 'must be an email address' }).max(320, 'is too long').optional(),
     webhook_url: httpUrl().optional(),
+    /** Each check (and its image) loads the page with it. */
+    ...pageContextFields,
   })
   .superRefine((value, ctx) => {
+    checkPageContext(value, ctx);
     if (value.frequency !== 'custom') return;
     if (!value.custom_frequency) {
       ctx.addIssue({ code: 'custom', path: ['custom_frequency'], message: 'is required when frequency is custom' });
@@ -135,6 +139,13 @@ export interface Watch {
   notification_preference: WatchNotificationPreference;
   notify_email?: string;
   webhook_url?: string;
+  /** The page context (secrets are shown redacted: header values, cookie values, the password). */
+  headers?: Record<string, string>;
+  cookies?: CookieInput[];
+  user_agent?: string;
+  http_auth?: { username: string; password: string };
+  locale?: string;
+  block_cookies?: boolean;
   status: WatchStatus;
   created_at: string;
   updated_at: string;

@@ -4,7 +4,7 @@
  * sitemap.xml used for discovery, pages fetched concurrently with a politeness limit per host.
  * Every page goes through scrapePage, the path scrape and parse use too.
  */
-import { errorMessage } from '@sitelens/contracts';
+import { errorMessage, type PageContext } from '@sitelens/contracts';
 import { assertPublicUrl } from '@sitelens/egress';
 import { normalizeUrl } from './url-normalize';
 import { CrawlScope } from './crawl-scope';
@@ -78,6 +78,8 @@ export interface CrawlOptions {
   /** Cap on all pages' bodies together, in UTF-8 bytes. Default: none. */
   maxResultBytes?: number;
   signal?: AbortSignal;
+  /** Every page is loaded with it (headers, cookies and credentials on the crawled site only). */
+  context?: PageContext;
   onProgress?: (statistics: CrawlStatistics) => void;
   onPage?: (event: CrawlPageEvent) => void | Promise<void>;
 }
@@ -156,6 +158,7 @@ class Crawl {
           timeoutMs: this.options.pageTimeoutMs,
           signal: this.options.signal,
           respectRobots: this.options.respectRobots,
+          ...(this.options.context ? { context: this.options.context } : {}),
         },
         this.deps,
         this.resources,

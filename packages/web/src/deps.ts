@@ -1,7 +1,7 @@
 /** What the web layer is given by its caller: no singletons, everything passed in. */
 import type { Logger } from '@sitelens/telemetry';
 import type { UrlCheckOptions } from '@sitelens/egress';
-import type { Clock } from '@sitelens/contracts';
+import type { Clock, PageContext } from '@sitelens/contracts';
 import { createSafeFetcher, type SafeFetch, type SafeFetcherOptions } from './safe-fetch';
 import { RobotsCache } from './robots';
 import { createContentExtractor, type ContentRequest, type PageContent } from './content/page-content';
@@ -14,7 +14,8 @@ export interface RenderResult {
 
 /** A browser that renders a page (implemented by the browser package). */
 export interface Renderer {
-  render(url: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<RenderResult>;
+  /** `context`: what the page is sent and waited for (headers, cookies, user agent, consent, selectors). */
+  render(url: string, options: { timeoutMs: number; signal?: AbortSignal; context?: PageContext }): Promise<RenderResult>;
 }
 
 /**

@@ -5,7 +5,16 @@
  * status is not a failure here, callers decide what a 404 means.
  */
 import { Agent, request, errors as undiciErrors } from 'undici';
-import { AppError, TimeoutError, errorMessage, isAppError } from '@sitelens/contracts';
+import {
+  AppError,
+  TimeoutError,
+  acceptLanguageOf,
+  cookieHeaderFor,
+  errorMessage,
+  isAppError,
+  siteHeadersFor,
+  type PageContext,
+} from '@sitelens/contracts';
 import { assertPublicUrl, createSafeLookup, type Resolver, type UrlCheckOptions } from '@sitelens/egress';
 import { decodeText, decompress, tooLarge } from './decode-body';
 
@@ -22,6 +31,23 @@ export interface FetchPageOptions {
   accept?: string;
   /** Called before each redirect hop is followed; throw to refuse it (robots rules, scope). */
   beforeRedirect?: (next: string) => void | Promise<void>;
+  /**
+   * The request's page context: its user agent and language on every hop; its headers, basic auth
+   * and cookies only on hops to the target's own site.
+   */
+  context?: PageContext;
+}
+
+/** The headers of one hop: ours, then the page context's (theirs win where both set one). */
+function hopHeaders(url: string, base: Record<string, string>, context: PageContext | undefined): Record<string, string> {
+  if (!context) return base;
+  const headers = { ...base };
+  if (context.userAgent) headers['user-agent'] = context.userAgent;
+  if (context.locale) headers['accept-language'] = acceptLanguageOf(context.locale);
+  Object.assign(headers, siteHeadersFor(url, context));
+  const cookie = cookieHeaderFor(url, context, Date.now() / 1000);
+  if (cookie) headers.cookie = cookie;
+  return headers;
 }
 
 export interface FetchedPage {
@@ -169,12 +195,16 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
           dispatcher: agent,
           method: 'GET',
           signal,
-          headers: {
-            'user-agent': userAgent,
-            accept: fetchOptions.accept ?? DEFAULT_ACCEPT,
-            'accept-encoding': 'gzip, deflate, br',
-            'accept-language': 'en-US,en;q=0.8,*;q=0.5',
-          },
+          headers: hopHeaders(
+            current,
+            {
+              'user-agent': userAgent,
+              accept: fetchOptions.accept ?? DEFAULT_ACCEPT,
+              'accept-encoding': 'gzip, deflate, br',
+              'accept-language': 'en-US,en;q=0.8,*;q=0.5',
+            },
+            fetchOptions.context,
+          ),
         });
         const headers = flattenHeaders(response.headers);
         const location = headers.location;

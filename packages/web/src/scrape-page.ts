@@ -3,7 +3,7 @@
  * robots.txt, fetches (or renders in a browser when asked, or when the fetched HTML is an empty
  * script shell), and extracts what the requested format needs.
  */
-import { AppError, Unavailable, Unprocessable, isAppError } from '@sitelens/contracts';
+import { AppError, Unavailable, Unprocessable, isAppError, type PageContext } from '@sitelens/contracts';
 import { assertPublicUrl } from '@sitelens/egress';
 import type { ContentRequest, PageContent } from './content/page-content';
 import { urlCheckOf, type RenderResult, type WebDeps, type WebResources } from './deps';
@@ -21,6 +21,8 @@ export interface PageRequest {
   respectRobots?: boolean;
   /** Content from the first element matching this CSS selector instead of the main content (watches). */
   selector?: string;
+  /** Headers, cookies, user agent, basic auth, language, consent handling; `waitForSelectors` implies rendering. */
+  context?: PageContext;
 }
 
 export interface ScrapedPage {
@@ -61,7 +63,11 @@ async function assertRobotsAllow(url: string, request: PageRequest, resources: W
 async function render(url: string, request: PageRequest, deps: WebDeps): Promise<RenderResult> {
   if (!deps.renderer) throw new Unavailable('JavaScript rendering is not available here', { retryable: false });
   try {
-    const result = await deps.renderer.render(url, { timeoutMs: request.timeoutMs ?? 30_000, signal: request.signal });
+    const result = await deps.renderer.render(url, {
+      timeoutMs: request.timeoutMs ?? 30_000,
+      signal: request.signal,
+      ...(request.context ? { context: request.context } : {}),
+    });
     assertPublicUrl(result.finalUrl, urlCheckOf(deps));
     return result;
   } catch (error) {
@@ -77,7 +83,8 @@ export async function scrapePage(request: PageRequest, deps: WebDeps, resources:
   const requested = assertPublicUrl(request.url, urlCheckOf(deps)).href;
   await assertRobotsAllow(requested, request, resources);
   const wanted = contentRequest(request.format, request.selector);
-  const renderJs = request.renderJs ?? 'auto';
+  // Waiting for selectors means running the page's scripts.
+  const renderJs = request.context?.waitForSelectors?.length ? true : (request.renderJs ?? 'auto');
 
   if (renderJs === true) {
     const rendered = await render(requested, request, deps);
@@ -90,6 +97,7 @@ export async function scrapePage(request: PageRequest, deps: WebDeps, resources:
     signal: request.signal,
     timeoutMs: request.timeoutMs,
     beforeRedirect: (next) => assertRobotsAllow(next, request, resources),
+    ...(request.context ? { context: request.context } : {}),
   });
   checkStatus(fetched.status, fetched.url);
   const page = { requestedUrl: requested, url: fetched.url, status: fetched.status, rendered: false };

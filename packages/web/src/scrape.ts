@@ -1,4 +1,5 @@
 /** GET /v1/scrape's body, built from one scraped page (the contract's field names). */
+import type { PageContext } from '@sitelens/contracts';
 import { scrapePage, type ContentFormat, type ScrapedPage } from './scrape-page';
 import { openResources, type WebDeps } from './deps';
 import { ByteBudget } from './byte-cap';
@@ -15,6 +16,8 @@ export interface ScrapeOptions {
   respectRobots?: boolean;
   /** Cap on the page's bodies (content, then html), in UTF-8 bytes. Default: none. */
   maxBytes?: number;
+  /** Headers, cookies, user agent, basic auth, language, consent handling, selectors to wait for. */
+  context?: PageContext;
 }
 
 export interface ScrapeMetadata extends PageMetadata {

@@ -28,6 +28,7 @@ describe('scrape and crawl routes without a worker', () => {
       patterns: [],
       include_subdomains: false,
       include_html: false,
+      block_cookies: false,
     });
     expect(payload.timeoutSeconds).toBe(crawlTimeoutSeconds(10));
     expect(payload.acceptedAt).toBeGreaterThanOrEqual(before);

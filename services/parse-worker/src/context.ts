@@ -59,6 +59,8 @@ export interface ContextOptions {
   contentWorkers?: { size?: number; workerScript?: string; workerData?: unknown; timeoutMs?: number };
   /** Name resolution of the fetcher and the browser's egress proxy (tests give names to fixture hosts). */
   resolve?: GuardedBrowserDeps['resolve'];
+  /** More Chromium flags (tests map fixture host names with --host-resolver-rules). */
+  browserArgs?: readonly string[];
   /** The schema-check thread: the compiled worker script is used unless tests give one. */
   schemaChecker?: SchemaCheckerOptions;
   /** The model client's jitter and wait between attempts (tests record them). */
@@ -79,10 +81,10 @@ export async function openParseWorkerContext(
   const allowPrivate = config.allowPrivateUrls;
   const policy = urlPolicyOf(config, logger);
   const fetcher = createSafeFetcher({ ...policy, resolve: options.resolve, connectionsPerOrigin: config.crawlConcurrency });
-  const guarded = await openGuardedBrowser(config, { logger, metrics, resolve: options.resolve });
+  const guarded = await openGuardedBrowser(config, { logger, metrics, resolve: options.resolve, extraArgs: options.browserArgs });
   const { pool: browser, urlGuard } = guarded;
   const renderer: Renderer = {
-    render: (url, { timeoutMs, signal }) => renderHtml(browser, url, { timeoutMs, signal, urlGuard }),
+    render: (url, options) => renderHtml(browser, url, { ...options, urlGuard }),
   };
   const content: ContentWorkerPool = createContentWorkerPool({ timeoutMs: config.contentTimeoutMs, ...options.contentWorkers });
   const web: WebDeps = {

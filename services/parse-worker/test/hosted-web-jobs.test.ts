@@ -64,7 +64,15 @@ describe('hosted mode without private addresses', () => {
 
   it('has the worker refuse private addresses whatever reaches it', async () => {
     const scrapePayload: ScrapeJobPayload = {
-      request: { url: `${site.origin}/`, format: 'markdown', include_html: false, fresh: true, depth: 1, timeout: 10 },
+      request: {
+        url: `${site.origin}/`,
+        format: 'markdown',
+        include_html: false,
+        fresh: true,
+        depth: 1,
+        timeout: 10,
+        block_cookies: false,
+      },
       linkMapPages: SCRAPE_LIMITS.linkMapPages,
       timeoutSeconds: 10,
       acceptedAt: Date.now(),
@@ -78,6 +86,7 @@ describe('hosted mode without private addresses', () => {
         link_limit: 5,
         patterns: [],
         include_subdomains: false,
+        block_cookies: false,
         include_html: false,
       },
       timeoutSeconds: 60,

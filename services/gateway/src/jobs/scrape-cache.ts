@@ -19,7 +19,24 @@ const MAX_CACHED_BYTES = 2 * 1024 * 1024;
 
 /** `owner`: the calling key's id in hosted mode, undefined locally. */
 export function scrapeCacheKey(prefix: string, query: ScrapeQuery, linkMapPages: number, owner: string | undefined): string {
-  const shape = [query.url, query.format, query.include_html, query.render_js ?? 'auto', query.depth, query.max_links ?? 0, linkMapPages];
+  const shape = [
+    query.url,
+    query.format,
+    query.include_html,
+    query.render_js ?? 'auto',
+    query.depth,
+    query.max_links ?? 0,
+    linkMapPages,
+    // The page context changes what the page shows (a logged-in view, another language): only the
+    // same context gets the same entry. Hashed with the rest, so no secret is readable in the key.
+    query.headers ?? null,
+    query.cookies ?? null,
+    query.user_agent ?? null,
+    query.http_auth ?? null,
+    query.locale ?? null,
+    query.block_cookies,
+    query.wait_for_selectors ?? null,
+  ];
   const hash = createHash('sha256').update(JSON.stringify(shape)).digest('hex');
   // The key id is hashed too: entries never name a key in Redis, and ids of any shape fit.
   const scope = owner === undefined ? 'shared' : createHash('sha256').update(owner).digest('hex').slice(0, 32);

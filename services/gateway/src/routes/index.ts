@@ -12,7 +12,7 @@ import { parseExamplesGet } from './parse.examples.get';
 import { parseGet } from './parse.get';
 import { parseLookupGet } from './parse.lookup.get';
 import { parseTemplatesGet } from './parse.templates.get';
-import { scrapeGet } from './scrape.get';
+import { scrapeGet, scrapePost } from './scrape.get';
 import { screenshotsCreate } from './screenshots.create';
 import { screenshotsGet } from './screenshots.get';
 import { watchCheck } from './watch.check';
@@ -29,6 +29,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
   screenshotsCreate,
   screenshotsGet,
   scrapeGet,
+  scrapePost,
   crawlCreate,
   parseCreate,
   // The literal paths before /v1/parse/:job_id, which would take them for job ids.

@@ -17,6 +17,15 @@ export const watchSchema = z.object({
   notification_preference: z.enum(WATCH_NOTIFICATION_PREFERENCES),
   notify_email: z.string().optional(),
   webhook_url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional().describe('Header names; values shown as [redacted]'),
+  cookies: z
+    .array(z.looseObject({ name: z.string(), value: z.string(), domain: z.string().optional(), path: z.string().optional() }))
+    .optional()
+    .describe('Cookie values shown as [redacted]'),
+  user_agent: z.string().optional(),
+  http_auth: z.object({ username: z.string(), password: z.string() }).optional().describe('Password shown as [redacted]'),
+  locale: z.string().optional(),
+  block_cookies: z.boolean().optional(),
   status: z.enum(['active', 'paused']),
   created_at: isoTime,
   updated_at: isoTime,

@@ -2,10 +2,21 @@ import { errorMessage, type Watch, type WatchRecord, type WatchResult, type Watc
 import { SIGNED_URL_TTL_SECONDS } from '@sitelens/storage';
 import type { GatewayDeps } from '../deps';
 
-/** A watch as clients see it: everything but its owner and the owner's plan. */
+const REDACTED = '[redacted]';
+
+/**
+ * A watch as clients see it: everything but its owner and the owner's plan, and with the page
+ * context's secrets (header values, cookie values, the basic-auth password) redacted: they were
+ * given once, and a listing is no place to read them back from.
+ */
 export function watchView(record: WatchRecord): Watch {
   const { owner: _owner, plan: _plan, ...watch } = record;
-  return watch;
+  return {
+    ...watch,
+    ...(watch.headers ? { headers: Object.fromEntries(Object.keys(watch.headers).map((name) => [name, REDACTED])) } : {}),
+    ...(watch.cookies ? { cookies: watch.cookies.map((cookie) => ({ ...cookie, value: REDACTED })) } : {}),
+    ...(watch.http_auth ? { http_auth: { username: watch.http_auth.username, password: REDACTED } } : {}),
+  };
 }
 
 /**

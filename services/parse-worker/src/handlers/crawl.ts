@@ -1,5 +1,13 @@
 import type { Job } from 'bullmq';
-import { AppError, encodeJobError, isAppError, publicJobError, type CrawlJobRequest, type CrawlJobResult } from '@sitelens/contracts';
+import {
+  AppError,
+  encodeJobError,
+  isAppError,
+  pageContextOf,
+  publicJobError,
+  type CrawlJobRequest,
+  type CrawlJobResult,
+} from '@sitelens/contracts';
 import { isLastAttempt } from '@sitelens/queue';
 import { saveJobResult } from '@sitelens/storage';
 import { crawl } from '@sitelens/web';
@@ -44,6 +52,7 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
           // A crawl is one site: its robots.txt crawl-delay, when set, brings this down to one at a time.
           perHostConcurrency: context.config.crawlConcurrency,
           signal,
+          context: pageContextOf(request),
           onProgress: (statistics) => progress.report(statistics),
         },
         { ...context.web, logger },

@@ -1,6 +1,7 @@
 import {
   SCRAPE_LIMITS,
   TimeoutError,
+  pageContextOf,
   type ParseQueuePayload,
   type ScrapeJobPayload,
   type ScrapeJobResult,
@@ -41,6 +42,7 @@ export function createScrapeHandler(context: ParseWorkerContext): ParseJobHandle
           timeoutMs: budgetMs,
           signal,
           maxBytes: context.config.results.pageMaxBytes,
+          context: pageContextOf(request),
         },
         deps,
       );
@@ -81,6 +83,7 @@ async function mapLinks(
         format: 'text',
         concurrency: options.concurrency,
         signal: options.signal,
+        context: pageContextOf(request),
       },
       deps,
     );

@@ -10,7 +10,10 @@ import { enqueue, followJob, type ScreenshotGate } from '@sitelens/queue';
 export type CapturedImage = { key: string } | { error: string };
 
 export async function captureWatchImage(
-  watch: Pick<WatchRecord, 'url' | 'full_page' | 'quality' | 'owner' | 'plan'>,
+  watch: Pick<
+    WatchRecord,
+    'url' | 'full_page' | 'quality' | 'owner' | 'plan' | 'headers' | 'cookies' | 'user_agent' | 'http_auth' | 'locale' | 'block_cookies'
+  >,
   screenshots: { gate: ScreenshotGate; events: QueueEvents },
   signal?: AbortSignal,
 ): Promise<CapturedImage> {
@@ -18,6 +21,13 @@ export async function captureWatchImage(
   const request = screenshotCreateRequest.parse({
     url: watch.url,
     full_page: watch.full_page,
+    // The image shows the page as the check reads it.
+    headers: watch.headers,
+    cookies: watch.cookies,
+    user_agent: watch.user_agent,
+    http_auth: watch.http_auth,
+    locale: watch.locale,
+    block_cookies: watch.block_cookies,
     ...(watch.quality === undefined ? {} : { format: 'jpeg', quality: watch.quality }),
   });
   const { gate, events } = screenshots;

@@ -1,5 +1,5 @@
 /** Looks at the watched page once: its content (or the selected element's), normalised and hashed. */
-import { isAppError, type WatchRecord } from '@sitelens/contracts';
+import { isAppError, pageContextOf, type WatchRecord } from '@sitelens/contracts';
 import type { WatchSnapshot } from '@sitelens/watch';
 import { openResources, scrapePage, type WebDeps } from '@sitelens/web';
 import { contentHash, normaliseHtml, normaliseText } from './normalise';
@@ -19,14 +19,24 @@ const MAX_SNAPSHOT_CHARS = 1_000_000;
  * the comparison reports as `removed`; other failures throw.
  */
 export async function observePage(
-  watch: Pick<WatchRecord, 'url' | 'selector' | 'include_html'>,
+  watch: Pick<
+    WatchRecord,
+    'url' | 'selector' | 'include_html' | 'headers' | 'cookies' | 'user_agent' | 'http_auth' | 'locale' | 'block_cookies'
+  >,
   web: WebDeps,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<Observation> {
   const resources = openResources(web);
   try {
     const page = await scrapePage(
-      { url: watch.url, format: 'markdown', selector: watch.selector, timeoutMs: options.timeoutMs, signal: options.signal },
+      {
+        url: watch.url,
+        format: 'markdown',
+        selector: watch.selector,
+        timeoutMs: options.timeoutMs,
+        signal: options.signal,
+        context: pageContextOf(watch),
+      },
       web,
       resources,
     );

@@ -20,7 +20,7 @@ export interface ServiceStack {
 export async function startServiceStack(
   env: Env = {},
   auth: AuthGuardOptions = {},
-  options: Pick<ContextOptions, 'contentWorkers' | 'resolve'> = {},
+  options: Pick<ContextOptions, 'contentWorkers' | 'resolve' | 'browserArgs'> = {},
 ): Promise<ServiceStack> {
   const gateway = await startTestGateway(env, undefined, auth);
   const config = loadConfig({
