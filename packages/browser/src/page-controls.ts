@@ -1,5 +1,5 @@
 import type { CDPSession, HTTPRequest, Page } from 'puppeteer-core';
-import { acceptLanguageOf, siteHeadersFor, type BlockableResource, type CookieInput } from '@sitelens/contracts';
+import { languageListOf, siteHeadersFor, type BlockableResource, type CookieInput } from '@sitelens/contracts';
 import { ADBLOCK_INTERCEPT_PRIORITY } from './adblock';
 import type { HostList } from './host-lists';
 
@@ -101,7 +101,8 @@ export async function applyPageControls(page: Page, controls: PageControls): Pro
     // override sets both, on the page's own session.
     steps.push(session.send('Emulation.setLocaleOverride', { locale: controls.locale }));
     steps.push(
-      session.send('Network.setUserAgentOverride', { userAgent: controls.userAgent, acceptLanguage: acceptLanguageOf(controls.locale) }),
+      // Chromium words the q-values itself ("de-DE,de" goes out as "de-DE,de;q=0.9").
+      session.send('Network.setUserAgentOverride', { userAgent: controls.userAgent, acceptLanguage: languageListOf(controls.locale) }),
     );
   }
   if (controls.geolocation && controls.targetUrl) {

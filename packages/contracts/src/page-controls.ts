@@ -373,7 +373,13 @@ export function cookieHeaderFor(url: string, context: Pick<PageContext, 'targetU
   return pairs.length > 0 ? pairs.join('; ') : undefined;
 }
 
-/** Accept-Language for a locale: the tag, then its language (`de-CH,de;q=0.9`). */
+/** A locale's language list: the tag, then its language (`de-CH,de`), as a browser's language setting holds it. */
+export function languageListOf(locale: string): string {
+  const language = locale.split('-')[0];
+  return language && language !== locale ? `${locale},${language}` : locale;
+}
+
+/** Accept-Language for a locale: the tag, then its language (`de-CH,de;q=0.9`), as a browser sends it. */
 export function acceptLanguageOf(locale: string): string {
   const language = locale.split('-')[0];
   return language && language !== locale ? `${locale},${language};q=0.9` : locale;

@@ -1,4 +1,4 @@
-import { acceptLanguageOf, cookieHeaderFor, pageContextOf, scrapeQuery, siteHeadersFor } from '../src';
+import { acceptLanguageOf, cookieHeaderFor, languageListOf, pageContextOf, scrapeQuery, siteHeadersFor } from '../src';
 
 describe('page context helpers', () => {
   const target = 'https://shop.example.co.uk/cart';
@@ -44,6 +44,7 @@ describe('page context helpers', () => {
   it('words Accept-Language from a locale', () => {
     expect(acceptLanguageOf('de-CH')).toBe('de-CH,de;q=0.9');
     expect(acceptLanguageOf('fr')).toBe('fr');
+    expect(languageListOf('de-CH')).toBe('de-CH,de');
   });
 
   it('reads the scrape query: JSON text, repeated selectors, booleans as words; no context when none is set', () => {
