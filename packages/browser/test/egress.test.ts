@@ -39,6 +39,8 @@ function browserConfig(allowPrivateUrls: boolean): Pick<Config, 'browser' | 'all
       runAsUser: 'nobody',
       env: {},
       adblockListUrls: [],
+      chatListUrls: [],
+      trackerListUrls: [],
     },
   };
 }
