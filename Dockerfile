@@ -51,10 +51,12 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "scripts/serve.js"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "scripts/healthcheck.js"]
 
-# ---- browser: Chromium and fonts for Latin, emoji and CJK pages ----
+# ---- browser: Chromium, fonts for Latin, emoji and CJK pages, and the maintained EasyList and
+# EasyPrivacy (Debian's uBlock Origin package; block_ads and block_trackers read them) ----
 FROM runtime AS browser
 RUN apt-get update \
  && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-color-emoji fonts-noto-cjk \
+      webext-ublock-origin-chromium \
  && rm -rf /var/lib/apt/lists/*
 ENV CHROME_PATH=/usr/bin/chromium
 

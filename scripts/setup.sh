@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 log() { printf '[setup] %s\n' "$*"; }
 
-APT_PACKAGES=(redis-server chromium fonts-liberation fonts-noto-color-emoji fonts-noto-cjk)
+APT_PACKAGES=(redis-server chromium fonts-liberation fonts-noto-color-emoji fonts-noto-cjk webext-ublock-origin-chromium)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")

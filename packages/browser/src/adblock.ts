@@ -5,6 +5,7 @@ import { extractFeaturesFromDOM } from '@ghostery/adblocker-content';
 import { PuppeteerBlocker } from '@ghostery/adblocker-puppeteer';
 import type { Page } from 'puppeteer-core';
 import type { Logger } from '@sitelens/telemetry';
+import { readSystemList } from './system-lists';
 
 /** The list shipped with the package: the machine may have no internet, so blocking never depends on it. */
 export const BUNDLED_LIST_PATH = path.join(__dirname, '..', 'assets', 'adblock-lists.txt');
@@ -25,6 +26,8 @@ export interface AdblockerOptions {
   logger: Logger;
   /** The offline list; defaults to the bundled file. */
   bundledListPath?: string;
+  /** Folder with the maintained EasyList (`easylist.txt`), added to the bundled list when present. */
+  filterListsDir?: string;
   fetchTimeoutMs?: number;
 }
 
@@ -52,7 +55,11 @@ export class Adblocker {
   ) {}
 
   static async load(options: AdblockerOptions): Promise<Adblocker> {
-    const bundled = await readFile(options.bundledListPath ?? BUNDLED_LIST_PATH, 'utf8');
+    const [compact, easylist] = await Promise.all([
+      readFile(options.bundledListPath ?? BUNDLED_LIST_PATH, 'utf8'),
+      readSystemList(options.filterListsDir, 'easylist', options.logger),
+    ]);
+    const bundled = easylist === undefined ? compact : `${compact}\n${easylist}`;
     return new Adblocker(buildEngine([bundled]), bundled, options);
   }
 

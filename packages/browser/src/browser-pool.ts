@@ -21,7 +21,10 @@ import { HostLists, type HostList, type HostListName } from './host-lists';
 
 export type BrowserPoolConfig = Pick<Config['browser'], 'executablePath' | 'concurrency' | 'recycleAfter'> &
   Partial<
-    Pick<Config['browser'], 'adblockListUrls' | 'chatListUrls' | 'trackerListUrls' | 'pageMemoryLimitMb' | 'sandbox' | 'runAsUser' | 'env'>
+    Pick<
+      Config['browser'],
+      'adblockListUrls' | 'chatListUrls' | 'trackerListUrls' | 'filterListsDir' | 'pageMemoryLimitMb' | 'sandbox' | 'runAsUser' | 'env'
+    >
   >;
 
 export interface BrowserPoolDeps {
@@ -137,7 +140,11 @@ export class BrowserPool {
 
   /** The ad blocker, built from the bundled list on first call; configured lists are fetched in the background. */
   adblocker(): Promise<Adblocker> {
-    this.adblock ??= Adblocker.load({ listUrls: this.config.adblockListUrls, logger: this.deps.logger }).then((blocker) => {
+    this.adblock ??= Adblocker.load({
+      listUrls: this.config.adblockListUrls,
+      filterListsDir: this.config.filterListsDir,
+      logger: this.deps.logger,
+    }).then((blocker) => {
       if ((this.config.adblockListUrls ?? []).length > 0 && !this.closed) {
         void blocker.refresh();
         this.adblockTimer = setInterval(() => void blocker.refresh(), this.deps.adblockRefreshMs ?? 24 * 3600_000);
@@ -153,6 +160,7 @@ export class BrowserPool {
     if (!this.lists) {
       this.lists = new HostLists({
         urls: { chats: this.config.chatListUrls ?? [], trackers: this.config.trackerListUrls ?? [] },
+        filterListsDir: this.config.filterListsDir,
         logger: this.deps.logger,
       });
       const lists = this.lists;

@@ -1,15 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { siteOf } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
+import { readSystemList } from './system-lists';
 
 /**
  * Host lists bundled with the package (they load offline): chat widgets (`block_chats`) and
  * trackers (`block_trackers`), optionally extended by lists fetched from configured URLs
  * (CHAT_LIST_URLS, TRACKER_LIST_URLS) and refreshed while the worker runs, as the ad-block lists
- * are. A line is a host or registrable domain, optionally with a path prefix (`facebook.com/tr`);
- * hosts-file lines (`0.0.0.0 host`) and Adblock-style domain rules (`||host^`) are read too, so
+ * are. The tracker list also takes EasyPrivacy's host rules when the machine has the maintained
+ * list (see system-lists.ts): some 45,000 hosts. A line is a host or registrable domain,
+ * optionally with a path prefix (`facebook.com/tr`); hosts-file lines (`0.0.0.0 host`) and
+ * Adblock-style host rules (`||host^`, `||host/path^`, `$third-party` honoured) are read too, so
  * the maintained lists published in those shapes can be used as they are. `#` and `!` start
- * comments; exception, cosmetic and wildcard rules are not host entries and are skipped.
+ * comments; exception, cosmetic and wildcard rules, and rules limited to some sites
+ * (`$domain=`) or to first parties, are not host entries and are skipped.
  */
 export const HOST_LISTS = {
   chats: path.join(__dirname, '..', 'assets', 'chat-widgets.txt'),
@@ -19,11 +24,39 @@ export const HOST_LISTS = {
 export type HostListName = keyof typeof HOST_LISTS;
 
 const HOSTS_FILE_LINE = /^(?:0\.0\.0\.0|127\.0\.0\.1|::1?|::)\s+(\S+)$/;
-const ADBLOCK_DOMAIN_RULE = /^\|\|([a-z0-9.-]+)(\/[^^$*|]*)?\^?(?:\$.*)?$/;
+const ADBLOCK_HOST_RULE = /^\|\|([a-z0-9.-]+)(\/[^^$*|]*)?\^?(?:\$(.*))?$/;
 const PLAIN_ENTRY = /^([a-z0-9.-]+)(\/\S*)?$/;
+/** Rule options that keep a host rule a plain block (resource types, third party). */
+const PLAIN_OPTIONS = new Set([
+  'third-party',
+  '3p',
+  'script',
+  'image',
+  'xmlhttprequest',
+  'xhr',
+  'ping',
+  'beacon',
+  'subdocument',
+  'frame',
+  'stylesheet',
+  'css',
+  'font',
+  'media',
+  'object',
+  'websocket',
+  'other',
+  'all',
+]);
 
-/** One line as [host, path prefix], or undefined when it holds no host entry. */
-function entryOf(raw: string): [string, string] | undefined {
+interface Entry {
+  /** Path prefix ('' for the whole host). */
+  prefix: string;
+  /** Blocked only when loaded by a page of another site. */
+  thirdParty: boolean;
+}
+
+/** One line as [host, entry], or undefined when it holds no host entry. */
+function entryOf(raw: string): [string, Entry] | undefined {
   const line = raw.trim().toLowerCase();
   if (!line || line.startsWith('!') || line.startsWith('[') || line.startsWith('@@') || line.includes('##') || line.includes('#@#')) {
     return undefined;
@@ -34,26 +67,33 @@ function entryOf(raw: string): [string, string] | undefined {
     .trim();
   if (!text) return undefined;
   const hosts = HOSTS_FILE_LINE.exec(text);
-  if (hosts) return hosts[1] === 'localhost' || hosts[1]!.includes('*') ? undefined : [hosts[1]!, ''];
-  const adblock = ADBLOCK_DOMAIN_RULE.exec(text);
-  if (adblock) return [adblock[1]!, adblock[2] ?? ''];
+  if (hosts) return hosts[1] === 'localhost' || hosts[1]!.includes('*') ? undefined : [hosts[1]!, { prefix: '', thirdParty: false }];
+  const rule = ADBLOCK_HOST_RULE.exec(text);
+  if (rule) {
+    const options = rule[3] === undefined ? [] : rule[3].split(',');
+    if (!options.every((option) => PLAIN_OPTIONS.has(option))) return undefined;
+    if (!rule[1]!.includes('.')) return undefined;
+    const thirdParty = options.includes('third-party') || options.includes('3p');
+    return [rule[1]!, { prefix: rule[2] ?? '', thirdParty }];
+  }
   const plain = PLAIN_ENTRY.exec(text);
-  if (plain && plain[1]!.includes('.')) return [plain[1]!, plain[2] ?? ''];
+  if (plain && plain[1]!.includes('.')) return [plain[1]!, { prefix: plain[2] ?? '', thirdParty: false }];
   return undefined;
 }
 
 export class HostList {
-  /** Path prefixes by host ('' for the whole host). */
-  private constructor(private readonly entries: ReadonlyMap<string, readonly string[]>) {}
+  private constructor(private readonly entries: ReadonlyMap<string, readonly Entry[]>) {}
 
   static parse(...texts: string[]): HostList {
-    const entries = new Map<string, string[]>();
+    const entries = new Map<string, Entry[]>();
     for (const text of texts) {
       for (const raw of text.split('\n')) {
         const entry = entryOf(raw);
         if (!entry) continue;
-        const [host, prefix] = entry;
-        entries.set(host, [...(entries.get(host) ?? []), prefix]);
+        const [host, value] = entry;
+        const list = entries.get(host);
+        if (list) list.push(value);
+        else entries.set(host, [value]);
       }
     }
     return new HostList(entries);
@@ -63,17 +103,33 @@ export class HostList {
     return this.entries.size;
   }
 
-  matches(url: string): boolean {
+  /**
+   * Whether a request to `url` is on the list. `pageUrl` is the page that makes it: entries marked
+   * third-party only do not block a site's own requests.
+   */
+  matches(url: string, pageUrl?: string): boolean {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
       return false;
     }
-    const labels = parsed.hostname.toLowerCase().split('.');
+    const host = parsed.hostname.toLowerCase();
+    const labels = host.split('.');
+    let firstParty: boolean | undefined;
+    const isFirstParty = () => {
+      if (firstParty === undefined) {
+        try {
+          firstParty = pageUrl !== undefined && siteOf(new URL(pageUrl).hostname) === siteOf(host);
+        } catch {
+          firstParty = false;
+        }
+      }
+      return firstParty;
+    };
     for (let i = 0; i < labels.length - 1; i++) {
-      const prefixes = this.entries.get(labels.slice(i).join('.'));
-      if (prefixes?.some((prefix) => parsed.pathname.startsWith(prefix))) return true;
+      const entries = this.entries.get(labels.slice(i).join('.'));
+      if (entries?.some((entry) => parsed.pathname.startsWith(entry.prefix) && !(entry.thirdParty && isFirstParty()))) return true;
     }
     return false;
   }
@@ -103,6 +159,8 @@ export function hostList(name: HostListName): Promise<HostList> {
 export interface HostListsOptions {
   /** Lists fetched on `refresh()` and added to the bundled one, per list. */
   urls: Partial<Record<HostListName, readonly string[]>>;
+  /** Folder with the maintained EasyPrivacy (`easyprivacy.txt`), added to the tracker list when present. */
+  filterListsDir?: string;
   logger: Logger;
   fetchTimeoutMs?: number;
   /** Largest list fetched, in bytes (a list is held in memory as a map of hosts). */
@@ -110,16 +168,23 @@ export interface HostListsOptions {
 }
 
 /**
- * The lists a pool blocks with: the bundled ones, swapped for bundled + fetched once `refresh()`
- * gets every configured URL of a list (a list whose fetch fails keeps what it had).
+ * The lists a pool blocks with: the bundled ones (with EasyPrivacy's hosts in the tracker list
+ * when the machine has it), swapped for those plus the fetched ones once `refresh()` gets every
+ * configured URL of a list (a list whose fetch fails keeps what it had).
  */
 export class HostLists {
   private readonly current = new Map<HostListName, Promise<HostList>>();
+  private readonly base = new Map<HostListName, Promise<string[]>>();
 
   constructor(private readonly options: HostListsOptions) {}
 
   get(name: HostListName): Promise<HostList> {
-    return this.current.get(name) ?? hostList(name);
+    let list = this.current.get(name);
+    if (!list) {
+      list = this.texts(name).then((texts) => HostList.parse(...texts));
+      this.current.set(name, list);
+    }
+    return list;
   }
 
   get configured(): boolean {
@@ -133,8 +198,8 @@ export class HostLists {
       const urls = this.options.urls[name] ?? [];
       if (urls.length === 0) continue;
       try {
-        const texts = await Promise.all(urls.map((url) => this.fetchList(url)));
-        const list = HostList.parse(await bundled(name), ...texts);
+        const fetched = await Promise.all(urls.map((url) => this.fetchList(url)));
+        const list = HostList.parse(...(await this.texts(name)), ...fetched);
         this.current.set(name, Promise.resolve(list));
         refreshed.push(name);
         this.options.logger.info({ list: name, urls: urls.length, hosts: list.size }, 'host list refreshed');
@@ -146,6 +211,19 @@ export class HostLists {
       }
     }
     return refreshed;
+  }
+
+  /** What a list is built from before any fetch: the bundled file, and EasyPrivacy for trackers. */
+  private texts(name: HostListName): Promise<string[]> {
+    let texts = this.base.get(name);
+    if (!texts) {
+      texts = Promise.all([
+        bundled(name),
+        name === 'trackers' ? readSystemList(this.options.filterListsDir, 'easyprivacy', this.options.logger) : undefined,
+      ]).then((found) => found.filter((text): text is string => text !== undefined));
+      this.base.set(name, texts);
+    }
+    return texts;
   }
 
   private async fetchList(url: string): Promise<string> {

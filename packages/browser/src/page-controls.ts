@@ -127,7 +127,7 @@ export async function applyPageControls(page: Page, controls: PageControls): Pro
   await page.setRequestInterception(true);
   page.on('request', (request: HTTPRequest) => {
     if (request.isInterceptResolutionHandled()) return;
-    if (blocked.has(request.resourceType()) || blockedHosts.some((list) => list.matches(request.url()))) {
+    if (blocked.has(request.resourceType()) || blockedHosts.some((list) => list.matches(request.url(), controls.targetUrl))) {
       void request.abort('blockedbyclient', ADBLOCK_INTERCEPT_PRIORITY).catch(() => undefined);
       return;
     }

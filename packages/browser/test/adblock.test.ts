@@ -1,9 +1,29 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { Adblocker, BUNDLED_LIST_PATH } from '../src';
 import { silentLogger } from './support/helpers';
 
 describe('Adblocker (engine, no browser)', () => {
+  it('adds the maintained EasyList from the filter-list folder when it is there, and works without it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'easylist-'));
+    try {
+      writeFileSync(path.join(dir, 'easylist.txt'), '[Adblock Plus 2.0]\n! EasyList\n||ads.maintained.example^\n');
+      const page = 'https://news.example.com/story';
+      const withList = await Adblocker.load({ logger: silentLogger, filterListsDir: dir });
+      expect(withList.blocks('https://ads.maintained.example/banner.js', page)).toBe(true);
+      // The bundled list still counts.
+      expect(withList.blocks('https://securepubads.g.doubleclick.net/tag/js/gpt.js', page)).toBe(true);
+      const without = await Adblocker.load({ logger: silentLogger, filterListsDir: path.join(dir, 'missing') });
+      expect(without.blocks('https://ads.maintained.example/banner.js', page)).toBe(false);
+      expect(without.blocks('https://securepubads.g.doubleclick.net/tag/js/gpt.js', page)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('ships an offline list in EasyList syntax that blocks the big ad networks', async () => {
     const text = await readFile(BUNDLED_LIST_PATH, 'utf8');
     expect(text.startsWith('[Adblock Plus 2.0]')).toBe(true);

@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@sitelens/telemetry';
 import { HostList, HostLists, hostList } from '../src/host-lists';
@@ -58,9 +61,11 @@ describe('HostList formats', () => {
         'example.six##.ad',
         '||*.wild^',
         '/banner/*',
+        '||limited.seven^$domain=example.com',
+        '||own.eight^$third-party',
       ].join('\n'),
     );
-    expect(list.size).toBe(4);
+    expect(list.size).toBe(5);
     expect(list.matches('https://a.tracker.one/x')).toBe(true);
     expect(list.matches('https://tracker.two/x')).toBe(true);
     expect(list.matches('https://tracker.three/x')).toBe(true);
@@ -68,6 +73,33 @@ describe('HostList formats', () => {
     expect(list.matches('https://cdn.four/app.js')).toBe(false);
     expect(list.matches('https://allowed.five/')).toBe(false);
     expect(list.matches('http://localhost/')).toBe(false);
+    expect(list.matches('https://limited.seven/x.js')).toBe(false);
+    // $third-party: blocked on other sites' pages, not on the site's own.
+    expect(list.matches('https://cdn.own.eight/t.js', 'https://news.example/')).toBe(true);
+    expect(list.matches('https://cdn.own.eight/t.js', 'https://www.own.eight/')).toBe(false);
+  });
+
+  it('takes EasyPrivacy from the filter-list folder into the tracker list, when the folder has it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lists-'));
+    try {
+      writeFileSync(
+        path.join(dir, 'easyprivacy.txt'),
+        '! EasyPrivacy\n||metrics.maintained.example^\n||pixel.maintained.example^$third-party\n',
+      );
+      const withList = new HostLists({ urls: {}, filterListsDir: dir, logger: createLogger({ level: 'silent', service: 't' }) });
+      const trackers = await withList.get('trackers');
+      expect(trackers.matches('https://metrics.maintained.example/collect')).toBe(true);
+      expect(trackers.matches('https://www.google-analytics.com/analytics.js')).toBe(true);
+      expect((await withList.get('chats')).matches('https://metrics.maintained.example/collect')).toBe(false);
+      const missing = new HostLists({
+        urls: {},
+        filterListsDir: path.join(dir, 'nope'),
+        logger: createLogger({ level: 'silent', service: 't' }),
+      });
+      expect((await missing.get('trackers')).size).toBe((await hostList('trackers')).size);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -107,6 +139,6 @@ describe('HostLists refresh', () => {
     const lists = new HostLists({ urls: {}, logger });
     expect(lists.configured).toBe(false);
     expect(await lists.refresh()).toEqual([]);
-    expect(await lists.get('trackers')).toBe(await hostList('trackers'));
+    expect((await lists.get('trackers')).size).toBe((await hostList('trackers')).size);
   });
 });

@@ -50,6 +50,12 @@ const int = (fallback: number, min: number, max: number) => wholeNumber(min, max
 const optionalInt = (min: number, max: number) =>
   z.preprocess((v) => (v === undefined || v === '' ? undefined : v), wholeNumber(min, max).optional());
 
+/**
+ * Debian's `webext-ublock-origin-chromium` ships EasyList and EasyPrivacy here, kept current by
+ * Debian's stable updates; setup and the image install it (FILTER_LISTS_DIR overrides).
+ */
+export const DEBIAN_FILTER_LISTS_DIR = '/usr/share/chromium/extensions/ublock-origin/assets/thirdparties/easylist';
+
 const optionalText = z
   .string()
   .optional()
@@ -147,6 +153,8 @@ const envSchema = z.object({
     .regex(/^[a-z_][a-z0-9_-]{0,31}$|^[0-9]{1,10}$/, 'must be a user name or a numeric uid')
     .default('nobody'),
   ADBLOCK_LIST_URLS: optionalText,
+  /** Where EasyList and EasyPrivacy are read from ('' turns them off); Debian's uBlock Origin package by default. */
+  FILTER_LISTS_DIR: z.string().optional(),
   CHAT_LIST_URLS: optionalText,
   TRACKER_LIST_URLS: optionalText,
   SHUTDOWN_TIMEOUT: duration('25s'),
@@ -239,6 +247,8 @@ export interface Config {
     /** The only variables of this environment Chromium inherits: locale and time zone. */
     env: Record<string, string>;
     adblockListUrls: string[];
+    /** Folder holding easylist.txt and easyprivacy.txt (maintained lists); undefined: bundled lists only. */
+    filterListsDir: string | undefined;
     /** Chat-widget host lists fetched and added to the bundled one (block_chats). */
     chatListUrls: string[];
     /** Tracker host lists fetched and added to the bundled one (block_trackers). */
@@ -320,6 +330,7 @@ export function loadConfig(env: Env = process.env, machine: () => MachineShape =
       runAsUser: e.CHROMIUM_USER,
       env: Object.fromEntries(BROWSER_ENV.flatMap((name) => (env[name] ? [[name, env[name]!]] : []))),
       adblockListUrls: urlList(e.ADBLOCK_LIST_URLS),
+      filterListsDir: e.FILTER_LISTS_DIR === undefined ? DEBIAN_FILTER_LISTS_DIR : e.FILTER_LISTS_DIR.trim() || undefined,
       chatListUrls: urlList(e.CHAT_LIST_URLS),
       trackerListUrls: urlList(e.TRACKER_LIST_URLS),
     },
