@@ -41,6 +41,7 @@ function browserConfig(allowPrivateUrls: boolean): Pick<Config, 'browser' | 'all
       adblockListUrls: [],
       chatListUrls: [],
       trackerListUrls: [],
+      filterListsDir: undefined,
     },
   };
 }
