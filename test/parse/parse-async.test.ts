@@ -63,6 +63,12 @@ describe('async parse and GET /v1/parse/<job_id>', () => {
       pages_processed: 4,
       data: { title: 'a post' },
     });
+    // What the Supacrawler Python SDK's wait_for_parse(job_id).data reads: results.data.
+    const { http: _http, results, ...flat } = done as Record<string, unknown>;
+    expect(results).toMatchObject({ success: true, workflow_status: 'completed', data: { title: 'a post' } });
+    expect(results).toEqual(
+      expect.objectContaining(Object.fromEntries(Object.entries(flat).filter(([key]) => !['job_id', 'type', 'status'].includes(key)))),
+    );
 
     // The query form the Supacrawler JS client uses answers the same.
     const byQuery = await getJson(`${stack.gateway.origin}/v1/parse?job_id=${jobId}`);

@@ -10,8 +10,8 @@ import { loadJob } from './job-access';
 /**
  * `GET /v1/parse/<job_id>`: the spec 2.5 body as the job moves (202 while processing, with
  * `workflow_status` and `pages_processed` from its last progress report), the full response once
- * completed, the error body once failed; plus `job_id`, `type` and `status` as the Supacrawler
- * clients read them. Unknown, expired and non-parse ids are 404.
+ * completed (also nested as `results`), the error body once failed; plus `job_id`, `type` and
+ * `status` as the Supacrawler clients read them. Unknown, expired and non-parse ids are 404.
  */
 export async function viewParseJob(deps: GatewayDeps, req: Request, jobId: string): Promise<RouteResult> {
   const found = await loadJob(deps, req, deps.queues.parse, jobId);
@@ -23,7 +23,9 @@ export async function viewParseJob(deps: GatewayDeps, req: Request, jobId: strin
 
   if (view.status === 'completed') {
     const result = await loadJobResult<ParseJobResult>(deps.store, view.result);
-    return { status: 200, body: { ...result, ...ids, status: 'completed' } };
+    // The Supacrawler Python SDK's wait_for_parse(job_id).data reads the job record's `results`
+    // (its `data` inside): the response is there too, and the flat fields stay for everyone else.
+    return { status: 200, body: { ...result, ...ids, status: 'completed', results: result } };
   }
   const progress = (job.progress && typeof job.progress === 'object' ? job.progress : {}) as Partial<ParseJobProgress>;
   const pagesProcessed = progress.pages_processed ?? 0;
