@@ -40,6 +40,19 @@ export const webhookHeaders = z
     message: 'values must not contain line breaks',
   });
 
+/** A list of path globs: at most `maxPatterns`, each at most `maxPatternLength` characters. */
+const pathGlobs = () =>
+  z
+    .array(
+      z
+        .string({ error: 'must be path glob strings' })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(CRAWL_LIMITS.maxPatternLength, `must be at most ${CRAWL_LIMITS.maxPatternLength} characters`),
+    )
+    .max(CRAWL_LIMITS.maxPatterns, `must hold at most ${CRAWL_LIMITS.maxPatterns} patterns`)
+    .default([]);
+
 /**
  * The body. Supacrawler clients also send proxy and user-agent settings, `fresh` and `type`:
  * unknown fields are ignored, as the contract says.
@@ -52,20 +65,15 @@ export const crawlCreateRequest = z
     /** Left optional so the plan cap can lower the default instead of refusing it. */
     link_limit: boundedInt(CRAWL_LIMITS.linkLimit.min, CRAWL_LIMITS.linkLimit.max).optional(),
     /** Path globs ("/blog/*") a discovered page must match to be followed. */
-    patterns: z
-      .array(
-        z
-          .string({ error: 'must be path glob strings' })
-          .trim()
-          .min(1, 'must not be empty')
-          .max(CRAWL_LIMITS.maxPatternLength, `must be at most ${CRAWL_LIMITS.maxPatternLength} characters`),
-      )
-      .max(CRAWL_LIMITS.maxPatterns, `must hold at most ${CRAWL_LIMITS.maxPatterns} patterns`)
-      .default([])
-      .describe(
-        `Path globs ("/blog/*", "/docs/**", "{a,b}", "[a-z]", "?") a discovered page must match to be followed: ` +
-          `at most ${CRAWL_LIMITS.maxPatterns}, each at most ${CRAWL_LIMITS.maxPatternLength} characters; matched in linear time`,
-      ),
+    patterns: pathGlobs().describe(
+      `Path globs ("/blog/*", "/docs/**", "{a,b}", "[a-z]", "?") a discovered page must match to be followed: ` +
+        `at most ${CRAWL_LIMITS.maxPatterns}, each at most ${CRAWL_LIMITS.maxPatternLength} characters; matched in linear time`,
+    ),
+    /** Path globs a discovered page must not match; they win over `patterns`. */
+    exclude_patterns: pathGlobs().describe(
+      'Path globs a discovered page must not match to be followed ("/blog/tag/*", "/**/print"); they win over patterns. ' +
+        `Same syntax and limits as patterns`,
+    ),
     include_subdomains: z.boolean().default(false),
     include_html: z.boolean().default(false),
     /** Absent: automatic (render only pages whose HTML is an empty script shell). */

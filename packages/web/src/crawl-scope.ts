@@ -1,6 +1,7 @@
 /**
  * Which URLs a crawl may visit: http(s) only, the start host (and its subdomains when asked),
- * path globs (matched in linear time, see `path-glob`) when given, and no static assets.
+ * path globs (matched in linear time, see `path-glob`) when given, none of the excluded globs,
+ * and no static assets.
  */
 import { compilePathGlobs } from './path-glob';
 
@@ -10,21 +11,31 @@ const ASSET =
 export interface CrawlScopeOptions {
   includeSubdomains?: boolean;
   patterns?: string[];
+  /** Path globs a discovered page must not match (they win over `patterns`). */
+  excludePatterns?: string[];
+}
+
+/** Globs as given, trimmed; "blog/*" means "/blog/*" (paths always start with a slash). */
+function compileGlobs(patterns: readonly string[] | undefined): ((path: string) => boolean) | undefined {
+  const globs = (patterns ?? [])
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => (/^[\w.-]/.test(p) && !/^https?:/i.test(p) ? `/${p}` : p));
+  return globs.length > 0 ? compilePathGlobs(globs) : undefined;
 }
 
 export class CrawlScope {
   private readonly hosts = new Set<string>();
   private readonly matchPath: ((path: string) => boolean) | undefined;
+  private readonly excludedPath: ((path: string) => boolean) | undefined;
 
   constructor(
     startUrl: string,
     private readonly options: CrawlScopeOptions = {},
   ) {
     this.addHost(new URL(startUrl).hostname);
-    const patterns = (options.patterns ?? []).map((p) => p.trim()).filter(Boolean);
-    // "blog/*" means "/blog/*": paths always start with a slash.
-    const globs = patterns.map((p) => (/^[\w.-]/.test(p) && !/^https?:/i.test(p) ? `/${p}` : p));
-    if (globs.length > 0) this.matchPath = compilePathGlobs(globs);
+    this.matchPath = compileGlobs(options.patterns);
+    this.excludedPath = compileGlobs(options.excludePatterns);
   }
 
   /** Also accept the host a start page redirected to (example.com -> www.example.com). */
@@ -46,9 +57,11 @@ export class CrawlScope {
     return false;
   }
 
-  /** Whether a discovered page may be followed (the patterns, when any, match its path). */
+  /** Whether a discovered page may be followed (the patterns, when any, match its path; no excluded one does). */
   follows(url: string): boolean {
     if (!this.contains(url)) return false;
-    return this.matchPath ? this.matchPath(new URL(url).pathname) : true;
+    const path = new URL(url).pathname;
+    if (this.excludedPath?.(path)) return false;
+    return this.matchPath ? this.matchPath(path) : true;
   }
 }

@@ -60,6 +60,8 @@ export interface CrawlOptions {
   includeSubdomains?: boolean;
   /** Path globs a discovered page must match to be followed; the start page is always crawled. */
   patterns?: string[];
+  /** Path globs a discovered page must not match to be followed (they win over `patterns`). */
+  excludePatterns?: string[];
   /** Default false; 'auto' renders script-shell pages when a renderer is given. */
   renderJs?: boolean | 'auto';
   /** Default true. */

@@ -92,6 +92,17 @@ describe('crawling the fixture blog', () => {
     expect(paths(result.crawl_data)).toEqual(['/', '/posts/first-post.html', '/posts/fourth-post.html']);
   });
 
+  it('follows no page whose path matches an exclude pattern, which wins over patterns', async () => {
+    const all = paths((await run({})).crawl_data);
+    expect(all).toEqual(expect.arrayContaining(['/posts/first-post.html']));
+    const result = await run({ excludePatterns: ['/posts/first-*'] });
+    expect(paths(result.crawl_data)).toEqual(all.filter((path) => !path.startsWith('/posts/first-')));
+    const both = await run({ patterns: ['/posts/*'], excludePatterns: ['posts/first-*'] });
+    expect(paths(both.crawl_data)).toEqual(
+      all.filter((path) => path === '/' || (path.startsWith('/posts/') && !path.startsWith('/posts/first-'))),
+    );
+  });
+
   it('gives text content and page HTML when asked', async () => {
     const result = await run({ depth: 0, format: 'text', includeHtml: true });
     const home = result.crawl_data[`${site.origin}/`]!;

@@ -26,6 +26,7 @@ describe('scrape and crawl routes without a worker', () => {
       depth: 1,
       link_limit: CRAWL_LIMITS.linkLimit.default,
       patterns: [],
+      exclude_patterns: [],
       include_subdomains: false,
       include_html: false,
       block_cookies: false,

@@ -96,6 +96,15 @@ describe('crawl jobs', () => {
     expect(pathsOf(blog, final.data as Json)).toEqual(['/', '/posts/first-post.html', '/posts/fourth-post.html']);
   });
 
+  it('leaves out pages whose path matches exclude_patterns', async () => {
+    const final = await crawlToEnd(stack, { url: `${blog.origin}/`, patterns: ['/posts/*'], exclude_patterns: ['/posts/first-*'] });
+    const paths = pathsOf(blog, final.data as Json);
+    expect(paths).toContain('/');
+    expect(paths.some((path) => path.startsWith('/posts/'))).toBe(true);
+    expect(paths.filter((path) => path !== '/' && !path.startsWith('/posts/'))).toEqual([]);
+    expect(paths.filter((path) => path.startsWith('/posts/first-'))).toEqual([]);
+  });
+
   it('gives text and page html when asked', async () => {
     const final = await crawlToEnd(stack, {
       url: `${blog.origin}/posts/first-post.html`,
@@ -147,6 +156,11 @@ describe('crawl jobs', () => {
     ['link_limit 1001', { url: 'https://example.com', link_limit: 1001 }, 'link_limit'],
     ['an unknown format', { url: 'https://example.com', format: 'pdf' }, 'format'],
     ['patterns that are not strings', { url: 'https://example.com', patterns: [1] }, 'patterns.0'],
+    [
+      'too many exclude patterns',
+      { url: 'https://example.com', exclude_patterns: Array.from({ length: 51 }, (_, i) => `/p${i}`) },
+      'exclude_patterns',
+    ],
     ['a webhook_url that is not http', { url: 'https://example.com', webhook_url: 'ftp://example.com' }, 'webhook_url'],
     ['a webhook header with a line break', { url: 'https://example.com', webhook_headers: { 'X-A': 'a\r\nb' } }, 'webhook_headers'],
   ])('answers 400 naming the field for %s', async (_name, body, field) => {

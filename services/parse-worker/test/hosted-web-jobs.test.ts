@@ -85,6 +85,7 @@ describe('hosted mode without private addresses', () => {
         depth: 1,
         link_limit: 5,
         patterns: [],
+        exclude_patterns: [],
         include_subdomains: false,
         block_cookies: false,
         include_html: false,

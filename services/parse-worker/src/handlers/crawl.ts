@@ -45,6 +45,8 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
           includeHtml: request.include_html,
           includeSubdomains: request.include_subdomains,
           patterns: request.patterns,
+          // Jobs queued before exclude_patterns existed have none.
+          excludePatterns: request.exclude_patterns ?? [],
           maxPageBytes: context.config.results.pageMaxBytes,
           maxResultBytes: context.config.results.jobMaxBytes,
           renderJs: request.render_js ?? 'auto',
