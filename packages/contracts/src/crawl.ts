@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundedInt, httpUrl, oneOf } from './fields';
+import { contentScopeFields } from './scrape';
 import { HTTP_TOKEN, checkPageContext, pageContextFields, waitForSelectorsField } from './page-controls';
 
 /** POST /v1/crawl: a crawl job, looked up later at GET /v1/crawl/<job_id>. */
@@ -82,6 +83,10 @@ export const crawlCreateRequest = z
     webhook_headers: webhookHeaders.optional(),
     /** Every page is loaded with it; headers, credentials and host-only cookies go to the crawled site only. */
     ...pageContextFields,
+    /** What part of each page is its content (main content by default). */
+    only_main_content: z.boolean({ error: 'must be true or false' }).default(true),
+    include_selectors: contentScopeFields.include_selectors,
+    exclude_selectors: contentScopeFields.exclude_selectors,
     /** CSS selectors that must all be in each page before it is read; pages are rendered. */
     wait_for_selectors: waitForSelectorsField.optional(),
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, oneOf, queryBoolean, queryInt } from './fields';
+import { cssSelector, httpUrl, oneOf, queryBoolean, queryInt } from './fields';
 import { checkPageContext, pageContextQueryFields, waitForSelectorsField } from './page-controls';
 
 /** GET /v1/scrape: one page, answered synchronously (the gateway waits for a parse-queue job). */
@@ -20,6 +20,42 @@ export const SCRAPE_LIMITS = {
   cacheSeconds: 300,
 } as const;
 
+/** include_selectors / exclude_selectors: at most this many, each at most this long. */
+export const CONTENT_SELECTOR_LIMITS = { maxSelectors: 20, maxSelectorLength: 500 } as const;
+
+/** One CSS selector or a list (a query string repeats the parameter). */
+const selectorList = () =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? [value] : value),
+    z
+      .array(cssSelector(CONTENT_SELECTOR_LIMITS.maxSelectorLength), { error: 'must be an array of CSS selectors' })
+      .max(CONTENT_SELECTOR_LIMITS.maxSelectors, `must hold at most ${CONTENT_SELECTOR_LIMITS.maxSelectors} selectors`),
+  );
+
+/**
+ * What part of a page is its content (scrape and crawl): the main content by default; the whole
+ * page with `only_main_content: false`; the elements `include_selectors` match instead; without
+ * what `exclude_selectors` match. Links and metadata always come from the whole page.
+ */
+export const contentScopeFields = {
+  only_main_content: queryBoolean().default(true),
+  include_selectors: selectorList().optional(),
+  exclude_selectors: selectorList().optional(),
+};
+
+/** The content scope as the web layer's content request takes it. */
+export function contentScopeOf(request: {
+  only_main_content?: boolean;
+  include_selectors?: readonly string[];
+  exclude_selectors?: readonly string[];
+}): { mainContent?: false; includeSelectors?: readonly string[]; excludeSelectors?: readonly string[] } {
+  return {
+    ...(request.only_main_content === false ? { mainContent: false as const } : {}),
+    ...(request.include_selectors?.length ? { includeSelectors: request.include_selectors } : {}),
+    ...(request.exclude_selectors?.length ? { excludeSelectors: request.exclude_selectors } : {}),
+  };
+}
+
 /**
  * The query (and POST /v1/scrape's JSON body, which takes the same fields). Supacrawler clients
  * also send proxy settings and rotate_user_agent...: unknown parameters are ignored, as the
@@ -39,6 +75,7 @@ export const scrapeQuery = z
     max_links: queryInt(SCRAPE_LIMITS.maxLinks.min, SCRAPE_LIMITS.maxLinks.max).optional(),
     timeout: queryInt(SCRAPE_LIMITS.timeoutSeconds.min, SCRAPE_LIMITS.timeoutSeconds.max).default(SCRAPE_LIMITS.timeoutSeconds.default),
     ...pageContextQueryFields,
+    ...contentScopeFields,
     /** CSS selectors that must all be in the page before it is read; the page is rendered. */
     wait_for_selectors: waitForSelectorsField.optional(),
   })

@@ -10,7 +10,7 @@ import { normalizeUrl } from './url-normalize';
 import { CrawlScope } from './crawl-scope';
 import { HostGate } from './host-gate';
 import { discoverFromSitemaps } from './sitemap';
-import { scrapePage, type ScrapedPage } from './scrape-page';
+import { scrapePage, type ContentScope, type ScrapedPage } from './scrape-page';
 import { openResources, urlCheckOf, type WebDeps, type WebResources } from './deps';
 import { ByteBudget } from './byte-cap';
 import type { RobotsRules } from './robots';
@@ -82,6 +82,8 @@ export interface CrawlOptions {
   signal?: AbortSignal;
   /** Every page is loaded with it (headers, cookies and credentials on the crawled site only). */
   context?: PageContext;
+  /** What part of each page is its content; the main content by default. */
+  scope?: ContentScope;
   onProgress?: (statistics: CrawlStatistics) => void;
   onPage?: (event: CrawlPageEvent) => void | Promise<void>;
 }
@@ -161,6 +163,7 @@ class Crawl {
           signal: this.options.signal,
           respectRobots: this.options.respectRobots,
           ...(this.options.context ? { context: this.options.context } : {}),
+          ...(this.options.scope ? { scope: this.options.scope } : {}),
         },
         this.deps,
         this.resources,

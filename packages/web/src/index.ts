@@ -44,7 +44,7 @@ export {
   type RenderResult,
   type ContentProcessor,
 } from './deps';
-export { scrapePage, type PageRequest, type ScrapedPage, type ContentFormat } from './scrape-page';
+export { scrapePage, type PageRequest, type ScrapedPage, type ContentFormat, type ContentScope } from './scrape-page';
 export { scrapeUrl, toScrapeResult, type ScrapeOptions, type ScrapeResult, type ScrapeMetadata } from './scrape';
 export { crawl, type CrawlOptions, type CrawlResult, type CrawlPage, type CrawlPageEvent, type CrawlStatistics } from './crawler';
 export { compilePathGlobs, globToRegexSource } from './path-glob';

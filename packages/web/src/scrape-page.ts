@@ -23,7 +23,11 @@ export interface PageRequest {
   selector?: string;
   /** Headers, cookies, user agent, basic auth, language, consent handling; `waitForSelectors` implies rendering. */
   context?: PageContext;
+  /** What part of the page is its content (whole page, included or excluded elements); the main content by default. */
+  scope?: ContentScope;
 }
+
+export type ContentScope = Pick<ContentRequest, 'mainContent' | 'includeSelectors' | 'excludeSelectors'>;
 
 export interface ScrapedPage {
   requestedUrl: string;
@@ -39,9 +43,9 @@ export interface ScrapedPage {
 const HTML_TYPES = new Set(['', 'text/html', 'application/xhtml+xml']);
 const PLAIN_TYPES = /^(text\/|application\/(json|xml|ld\+json)$)|\+(json|xml)$/;
 
-function contentRequest(format: ContentFormat, selector: string | undefined): ContentRequest {
+function contentRequest(format: ContentFormat, selector: string | undefined, scope: ContentScope | undefined): ContentRequest {
   if (format === 'links') return {};
-  return selector === undefined ? { [format]: true } : { [format]: true, selector };
+  return { [format]: true, ...scope, ...(selector === undefined ? {} : { selector }) };
 }
 
 function checkStatus(status: number, url: string): void {
@@ -82,7 +86,7 @@ async function render(url: string, request: PageRequest, deps: WebDeps): Promise
 export async function scrapePage(request: PageRequest, deps: WebDeps, resources: WebResources): Promise<ScrapedPage> {
   const requested = assertPublicUrl(request.url, urlCheckOf(deps)).href;
   await assertRobotsAllow(requested, request, resources);
-  const wanted = contentRequest(request.format, request.selector);
+  const wanted = contentRequest(request.format, request.selector, request.scope);
   // Waiting for selectors means running the page's scripts.
   const renderJs = request.context?.waitForSelectors?.length ? true : (request.renderJs ?? 'auto');
 

@@ -1,6 +1,6 @@
 /** GET /v1/scrape's body, built from one scraped page (the contract's field names). */
 import type { PageContext } from '@sitelens/contracts';
-import { scrapePage, type ContentFormat, type ScrapedPage } from './scrape-page';
+import { scrapePage, type ContentFormat, type ContentScope, type ScrapedPage } from './scrape-page';
 import { openResources, type WebDeps } from './deps';
 import { ByteBudget } from './byte-cap';
 import type { PageMetadata } from './content/metadata';
@@ -18,6 +18,8 @@ export interface ScrapeOptions {
   maxBytes?: number;
   /** Headers, cookies, user agent, basic auth, language, consent handling, selectors to wait for. */
   context?: PageContext;
+  /** What part of the page is its content; the main content by default. */
+  scope?: ContentScope;
 }
 
 export interface ScrapeMetadata extends PageMetadata {

@@ -30,6 +30,7 @@ describe('scrape and crawl routes without a worker', () => {
       include_subdomains: false,
       include_html: false,
       block_cookies: false,
+      only_main_content: true,
     });
     expect(payload.timeoutSeconds).toBe(crawlTimeoutSeconds(10));
     expect(payload.acceptedAt).toBeGreaterThanOrEqual(before);

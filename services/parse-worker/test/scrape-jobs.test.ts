@@ -206,6 +206,28 @@ describe('GET /v1/scrape', () => {
     expect(response.json).toMatchObject({ success: true, url: `${site.origin}/article.html` });
   });
 
+  it('takes the content scope: the whole page, included elements, excluded ones (repeated parameters)', async () => {
+    const main = await scrape(`url=${url('/article.html')}&format=markdown&fresh=true`);
+    expect(main.json.content).not.toContain('[Opinion]');
+    const whole = await scrape(`url=${url('/article.html')}&format=markdown&only_main_content=false`);
+    expect(whole.status).toBe(200);
+    expect(whole.json.content).toContain(`[Opinion](${site.origin}/opinion)`);
+    expect(whole.json.content).toContain('What the sensors recorded');
+
+    const included = await scrape(`url=${url('/article.html')}&format=text&include_selectors=h2&include_selectors=.primary-nav`);
+    expect(included.json.content.split('\n').filter(Boolean).slice(0, 4)).toEqual([
+      'World',
+      'Science',
+      'Opinion',
+      'What the sensors recorded',
+    ]);
+
+    const excluded = await scrape(`url=${url('/article.html')}&format=markdown&exclude_selectors=h2`);
+    expect(excluded.json.content).not.toContain('What the sensors recorded');
+    expect(excluded.json.content).toContain(main.json.content.split('\n')[0]);
+    expect(excluded.headers.get('x-cache')).toBe('MISS');
+  });
+
   it('leaves no scrape job behind that nobody will read', async () => {
     const queue = new Queue(QUEUES.parse, { connection: { url: testRedisUrl() }, prefix: stack.gateway.config.redis.prefix });
     try {

@@ -132,6 +132,11 @@ function removeAll(root: ParentNode, selector: string, keep?: (el: Element) => b
   }
 }
 
+/** Removes what is never content (scripts, styles, forms, dialogs, hidden elements) and nothing else: the whole page's content. */
+export function removeNonContent(document: Document): void {
+  if (document.body) removeAll(document.body, NOT_CONTENT);
+}
+
 /** Removes page chrome from the document's body, in place. */
 export function removeChrome(document: Document): void {
   const body = document.body;

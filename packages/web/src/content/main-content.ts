@@ -75,8 +75,9 @@ function ensureTitleHeading(root: Element, title: string): void {
   root.insertBefore(heading, root.firstChild);
 }
 
-function fallbackContent(html: string, pageUrl: string): Element {
+function fallbackContent(html: string, pageUrl: string, prepare: ((document: Document) => void) | undefined): Element {
   const document = parseDocument(html);
+  prepare?.(document);
   absolutize(document, baseUrlOf(document, pageUrl));
   removeChrome(document);
   const container = semanticContainer(document) ?? document.body;
@@ -87,9 +88,16 @@ function fallbackContent(html: string, pageUrl: string): Element {
 
 /**
  * Extracts the main content of `html`. The document passed in is consumed (Readability changes
- * it); pass a freshly parsed one.
+ * it); pass a freshly parsed one. `prepare` runs on every document made from the page (the one
+ * given, already prepared by the caller, and the fallback's own parse): `exclude_selectors`.
  */
-export function extractMainContent(document: Document, html: string, pageUrl: string, fallbackTitle: string): MainContent {
+export function extractMainContent(
+  document: Document,
+  html: string,
+  pageUrl: string,
+  fallbackTitle: string,
+  prepare?: (document: Document) => void,
+): MainContent {
   const heading = pageHeading(document);
   absolutize(document, baseUrlOf(document, pageUrl));
   removeChrome(document);
@@ -110,7 +118,7 @@ export function extractMainContent(document: Document, html: string, pageUrl: st
     ensureTitleHeading(article.content, title);
     return { title, root: article.content, source: 'readability' };
   }
-  const root = fallbackContent(html, pageUrl);
+  const root = fallbackContent(html, pageUrl, prepare);
   ensureTitleHeading(root, title);
   return { title, root, source: 'fallback' };
 }

@@ -3,10 +3,11 @@
  * document: metadata and links (from the whole page), then the main content as HTML, markdown
  * and/or text. Pure and CPU-bound, so it can run on a worker thread.
  */
-import { parseDocument } from './dom';
+import { baseUrlOf, parseDocument } from './dom';
 import { extractMetadata, type PageMetadata } from './metadata';
 import { extractLinks } from './links';
-import { extractMainContent } from './main-content';
+import { absolutize, extractMainContent } from './main-content';
+import { removeNonContent } from './clean';
 import { createMarkdownConverter, type MarkdownConverter } from './markdown';
 import { htmlToText } from './text';
 import { looksLikeJsShell } from './js-shell';
@@ -21,6 +22,49 @@ export interface ContentRequest {
   detectJsShell?: boolean;
   /** Take the content from the first element matching this CSS selector instead of the main content. */
   selector?: string;
+  /** false: the whole page's content (navigation, header and footer too), not its main content. Default true. */
+  mainContent?: boolean;
+  /** The content is every element matching these (outermost, in page order) instead of the main content. */
+  includeSelectors?: readonly string[];
+  /** Elements matching these are removed before the content is taken (links and metadata come from the whole page). */
+  excludeSelectors?: readonly string[];
+}
+
+/** Every element matching any of `selectors`; a selector the DOM cannot read matches nothing. */
+function matching(root: ParentNode, selectors: readonly string[]): Element[] {
+  const found: Element[] = [];
+  for (const selector of selectors) {
+    try {
+      found.push(...Array.from(root.querySelectorAll(selector)));
+    } catch {
+      // css-what accepted it at the gate; the DOM library may still not know a pseudo-class.
+    }
+  }
+  return found;
+}
+
+function removeMatching(document: Document, selectors: readonly string[] | undefined): void {
+  if (!selectors?.length) return;
+  for (const element of matching(document, selectors)) element.remove();
+}
+
+/** A detached container holding copies of the outermost elements matching `selectors`, in page order. */
+function includedContent(document: Document, pageUrl: string, selectors: readonly string[]): Element {
+  const matched = new Set(matching(document, selectors));
+  const container = document.createElement('div');
+  for (const element of Array.from(document.querySelectorAll('*'))) {
+    if (!matched.has(element)) continue;
+    let outer = true;
+    for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+      if (matched.has(parent)) {
+        outer = false;
+        break;
+      }
+    }
+    if (outer) container.appendChild(element.cloneNode(true));
+  }
+  absolutize(container, baseUrlOf(document, pageUrl));
+  return container;
 }
 
 export interface PageContent {
@@ -53,13 +97,22 @@ export function createContentExtractor(): ContentExtractor {
       if (!request.markdown && !request.text && !request.html) return result;
 
       let root: Element;
+      const exclude = request.excludeSelectors?.length ? (page: Document) => removeMatching(page, request.excludeSelectors) : undefined;
+      exclude?.(document);
       if (request.selector) {
         const selected = selectElement(document, pageUrl, request.selector);
         result.selectorMatched = selected !== null;
         if (!selected) return result;
         root = selected;
+      } else if (request.includeSelectors?.length) {
+        removeNonContent(document);
+        root = includedContent(document, pageUrl, request.includeSelectors);
+      } else if (request.mainContent === false) {
+        removeNonContent(document);
+        absolutize(document, baseUrlOf(document, pageUrl));
+        root = document.body ?? document.documentElement;
       } else {
-        const main = extractMainContent(document, html, pageUrl, metadata.title);
+        const main = extractMainContent(document, html, pageUrl, metadata.title, exclude);
         if (!result.title) result.title = main.title;
         root = main.root;
       }

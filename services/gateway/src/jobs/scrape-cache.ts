@@ -36,6 +36,9 @@ export function scrapeCacheKey(prefix: string, query: ScrapeQuery, linkMapPages:
     query.locale ?? null,
     query.block_cookies,
     query.wait_for_selectors ?? null,
+    query.only_main_content,
+    query.include_selectors ?? null,
+    query.exclude_selectors ?? null,
   ];
   const hash = createHash('sha256').update(JSON.stringify(shape)).digest('hex');
   // The key id is hashed too: entries never name a key in Redis, and ids of any shape fit.

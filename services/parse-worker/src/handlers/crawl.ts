@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import {
   AppError,
+  contentScopeOf,
   encodeJobError,
   isAppError,
   pageContextOf,
@@ -55,6 +56,7 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
           perHostConcurrency: context.config.crawlConcurrency,
           signal,
           context: pageContextOf(request),
+          scope: contentScopeOf(request),
           onProgress: (statistics) => progress.report(statistics),
         },
         { ...context.web, logger },

@@ -1,6 +1,7 @@
 import {
   SCRAPE_LIMITS,
   TimeoutError,
+  contentScopeOf,
   pageContextOf,
   type ParseQueuePayload,
   type ScrapeJobPayload,
@@ -43,6 +44,7 @@ export function createScrapeHandler(context: ParseWorkerContext): ParseJobHandle
           signal,
           maxBytes: context.config.results.pageMaxBytes,
           context: pageContextOf(request),
+          scope: contentScopeOf(request),
         },
         deps,
       );
