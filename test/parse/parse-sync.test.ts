@@ -51,6 +51,18 @@ describe('POST /v1/parse (sync)', () => {
     stack.model.respondWith(byPage({ ...answers, [stack.site.urls.blog]: reply.json({ posts: [] }, { latencyMs }) }));
   }
 
+  it('extracts from a PDF like from a page: the model reads its text', async () => {
+    stack.model.respondWith(byPage({ [stack.site.urls.report]: reply.json({ customers: 11000, openings: 'September' }) }));
+    const response = await postJson(parseUrl, {
+      prompt: `How many online customers, and when are the openings? ${stack.site.urls.report}`,
+    });
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ success: true, data: { customers: 11000, openings: 'September' }, pages_processed: 1 });
+    const asked = stack.model.requests.find((request) => request.userText.includes(stack.site.urls.report))!;
+    expect(asked.userText).toContain('already counts eleven thousand customers');
+    expect(asked.userText).toContain('two store openings planned for September');
+  });
+
   it('returns the fields of a product page bound to the schema, with token counts', async () => {
     stack.model.respondWith(byPage({ [stack.site.urls.product]: reply.json({ name: 'Blue Widget', price: 19.99, currency: 'EUR' }) }));
     const response = await postJson(parseUrl, {

@@ -23,6 +23,8 @@ export interface RenderedPage {
   status: number;
   /** The URL after redirects and client-side navigation. */
   finalUrl: string;
+  /** The document response's media type, lower-cased, without parameters. */
+  contentType?: string;
 }
 
 /** Pixels are not needed to read a page: skipping them makes rendering faster and lighter. */
@@ -78,6 +80,7 @@ export function renderHtml(pool: BrowserPool, url: string, options: RenderOption
     if (left() > 0) {
       await page.waitForNetworkIdle({ idleTime: 500, concurrency: 0, timeout: Math.min(SETTLE_MS, left()) }).catch(() => undefined);
     }
-    return { html: await page.content(), status: response?.status() ?? 0, finalUrl: page.url() };
+    const contentType = (response?.headers()['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    return { html: await page.content(), status: response?.status() ?? 0, finalUrl: page.url(), ...(contentType ? { contentType } : {}) };
   }
 }

@@ -191,6 +191,7 @@ const envSchema = z.object({
 
   CONTENT_TIMEOUT: duration('5s'),
   RESULT_PAGE_MAX_BYTES: int(16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  DOCUMENT_MAX_BYTES: int(20 * 1024 * 1024, 1024, 512 * 1024 * 1024),
   RESULT_MAX_BYTES: int(128 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
 });
 
@@ -285,6 +286,8 @@ export interface Config {
    * (RESULT_PAGE_MAX_BYTES), a job's result at `jobMaxBytes` (RESULT_MAX_BYTES); a cut is reported.
    */
   results: { pageMaxBytes: number; jobMaxBytes: number };
+  /** Largest PDF or DOCX scrape, crawl and parse read (DOCUMENT_MAX_BYTES); larger ones are 413. */
+  documentMaxBytes: number;
 }
 
 /** Reads and validates the environment. Throws a ConfigError naming every bad variable. */
@@ -352,6 +355,7 @@ export function loadConfig(env: Env = process.env, machine: () => MachineShape =
     crawlConcurrency: e.CRAWL_CONCURRENCY,
     contentTimeoutMs: e.CONTENT_TIMEOUT,
     results: { pageMaxBytes: e.RESULT_PAGE_MAX_BYTES, jobMaxBytes: e.RESULT_MAX_BYTES },
+    documentMaxBytes: e.DOCUMENT_MAX_BYTES,
   };
 }
 

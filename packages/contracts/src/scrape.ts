@@ -112,6 +112,9 @@ export const scrapeResponseSchema = z.object({
     og_image: optionalText,
     /** format=links: the link hops explored. */
     depth: z.number().int().optional(),
+    /** Documents (PDF): pages, and the author the file names. */
+    page_count: z.number().int().optional(),
+    author: optionalText,
   }),
   /** Set when `content` or `html` was cut at the page's byte cap (RESULT_PAGE_MAX_BYTES). */
   truncated: z.literal(true).optional(),

@@ -7,6 +7,8 @@ export const BLOG_ROOT = path.join(__dirname, '../fixtures/blog');
 
 /** Static pages (articles, docs, a JS-only shell) with the markdown each should give. */
 export const PAGES_ROOT = path.join(__dirname, '../fixtures/pages');
+/** report.pdf (2 pages, a title and an author) and notes.docx (headings, a table, a list); see fixtures/documents/README.md. */
+export const DOCUMENTS_ROOT = path.join(__dirname, '../fixtures/documents');
 
 export async function startBlogSite(): Promise<FixtureSite> {
   const site = await startFixtureSite({ root: BLOG_ROOT });

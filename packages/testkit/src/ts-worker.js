@@ -15,7 +15,8 @@ require.extensions['.ts'] = (mod, filename) => {
   const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
     filename,
     jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
+    // import() stays import() (pdf.js is an ES module), as tsc's nodenext output keeps it.
+    module: { type: 'commonjs', ignoreDynamic: true },
   });
   mod._compile(code, filename);
 };

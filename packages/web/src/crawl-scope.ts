@@ -1,12 +1,12 @@
 /**
  * Which URLs a crawl may visit: http(s) only, the start host (and its subdomains when asked),
  * path globs (matched in linear time, see `path-glob`) when given, none of the excluded globs,
- * and no static assets.
+ * and no static assets (PDF and DOCX documents are read like pages).
  */
 import { compilePathGlobs } from './path-glob';
 
 const ASSET =
-  /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|pdf|zip|gz|tgz|bz2|xz|rar|7z|tar|mp3|mp4|m4a|wav|ogg|webm|mov|avi|mkv|css|js|mjs|json|rss|atom|woff2?|ttf|otf|eot|exe|dmg|apk|msi|iso|bin|csv|xlsx?|docx?|pptx?)$/i;
+  /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|zip|gz|tgz|bz2|xz|rar|7z|tar|mp3|mp4|m4a|wav|ogg|webm|mov|avi|mkv|css|js|mjs|json|rss|atom|woff2?|ttf|otf|eot|exe|dmg|apk|msi|iso|bin|csv|xlsx?|doc|pptx?)$/i;
 
 export interface CrawlScopeOptions {
   includeSubdomains?: boolean;

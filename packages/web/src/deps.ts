@@ -5,11 +5,14 @@ import type { Clock, PageContext } from '@sitelens/contracts';
 import { createSafeFetcher, type SafeFetch, type SafeFetcherOptions } from './safe-fetch';
 import { RobotsCache } from './robots';
 import { createContentExtractor, type ContentRequest, type PageContent } from './content/page-content';
+import type { DocumentType } from './content/documents';
 
 export interface RenderResult {
   html: string;
   status: number;
   finalUrl: string;
+  /** The document response's media type, when there was one (a PDF shows in Chromium's viewer). */
+  contentType?: string;
 }
 
 /** A browser that renders a page (implemented by the browser package). */
@@ -24,6 +27,14 @@ export interface Renderer {
  */
 export interface ContentProcessor {
   extract(html: string, pageUrl: string, request: ContentRequest, options?: { signal?: AbortSignal }): PageContent | Promise<PageContent>;
+  /** A PDF or DOCX as a page. */
+  extractDocument(
+    bytes: Uint8Array,
+    type: DocumentType,
+    pageUrl: string,
+    request: ContentRequest,
+    options?: { signal?: AbortSignal },
+  ): Promise<PageContent>;
 }
 
 export interface WebDeps {
@@ -41,6 +52,8 @@ export interface WebDeps {
   egress?: Omit<UrlCheckOptions, 'allowPrivate'>;
   /** Spaces a crawl's requests under a robots.txt crawl-delay; the wall clock when absent. */
   clock?: Clock;
+  /** Largest PDF or DOCX read (DOCUMENT_MAX_BYTES); default 20 MB. */
+  documentMaxBytes?: number;
 }
 
 /** The URL check every entry point applies (the same one the fetcher applies per hop). */

@@ -36,6 +36,10 @@ export interface FetchPageOptions {
    * and cookies only on hops to the target's own site.
    */
   context?: PageContext;
+  /** Downloads the body of these binary types too (documents), up to `binaryMaxBytes`, into `bytes`. */
+  binary?: (contentType: string, url: string) => boolean;
+  /** Cap on a binary body (default: `maxBytes`); past it the fetch fails PAYLOAD_TOO_LARGE naming DOCUMENT_MAX_BYTES. */
+  binaryMaxBytes?: number;
 }
 
 /** The headers of one hop: ours, then the page context's (theirs win where both set one). */
@@ -57,8 +61,10 @@ export interface FetchedPage {
   headers: Record<string, string>;
   /** Media type without parameters, lowercased ('' when the server sent none). */
   contentType: string;
-  /** Decoded text for textual types; '' for binary types, which are not downloaded. */
+  /** Decoded text for textual types; '' for binary types, which are not downloaded unless asked. */
   body: string;
+  /** The body of a binary type the caller asked for (`binary`). */
+  bytes?: Buffer;
   /** The URLs that answered with a redirect, in order. */
   redirects: string[];
 }
@@ -226,6 +232,21 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
         }
         const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
         let body = '';
+        if (fetchOptions.binary?.(contentType, current)) {
+          const cap = fetchOptions.binaryMaxBytes ?? maxBytes;
+          const documentTooLarge = () =>
+            new AppError('PAYLOAD_TOO_LARGE', `The document at ${current} is larger than ${cap} bytes (DOCUMENT_MAX_BYTES)`);
+          let raw: Buffer;
+          try {
+            raw = await readCapped(response.body, cap, headers['content-length']);
+          } catch (error) {
+            throw isAppError(error) && error.code === 'PAYLOAD_TOO_LARGE' ? documentTooLarge() : error;
+          }
+          const bytes = await decompress(raw, headers['content-encoding'], cap).catch((error: unknown) => {
+            throw isAppError(error) && error.code === 'PAYLOAD_TOO_LARGE' ? documentTooLarge() : error;
+          });
+          return { url: current, status: response.statusCode, headers, contentType, body, bytes, redirects };
+        }
         if (isTextual(contentType)) {
           const raw = await readCapped(response.body, maxBytes, headers['content-length']);
           const bytes = await decompress(raw, headers['content-encoding'], maxBytes);

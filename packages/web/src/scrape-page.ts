@@ -3,9 +3,13 @@
  * robots.txt, fetches (or renders in a browser when asked, or when the fetched HTML is an empty
  * script shell), and extracts what the requested format needs.
  */
-import { AppError, Unavailable, Unprocessable, isAppError, type PageContext } from '@sitelens/contracts';
+import { AppError, Unavailable, isAppError, type PageContext } from '@sitelens/contracts';
 import { assertPublicUrl } from '@sitelens/egress';
 import type { ContentRequest, PageContent } from './content/page-content';
+import { documentTypeOf } from './content/documents';
+
+/** DOCUMENT_MAX_BYTES when the caller sets none: the largest PDF or DOCX read. */
+export const DEFAULT_DOCUMENT_MAX_BYTES = 20 * 1024 * 1024;
 import { urlCheckOf, type RenderResult, type WebDeps, type WebResources } from './deps';
 
 export type ContentFormat = 'markdown' | 'html' | 'text' | 'links';
@@ -93,6 +97,11 @@ export async function scrapePage(request: PageRequest, deps: WebDeps, resources:
   if (renderJs === true) {
     const rendered = await render(requested, request, deps);
     checkStatus(rendered.status, rendered.finalUrl);
+    if (rendered.contentType && documentTypeOf(rendered.contentType, rendered.finalUrl)) {
+      // Chromium showed its document viewer: read the document itself (there is nothing to wait for).
+      const context = request.context && { ...request.context, waitForSelectors: undefined };
+      return scrapePage({ ...request, url: rendered.finalUrl, renderJs: false, context }, deps, resources);
+    }
     const content = await resources.processor.extract(rendered.html, rendered.finalUrl, wanted, { signal: request.signal });
     return { requestedUrl: requested, url: rendered.finalUrl, status: rendered.status, html: rendered.html, rendered: true, content };
   }
@@ -102,13 +111,24 @@ export async function scrapePage(request: PageRequest, deps: WebDeps, resources:
     timeoutMs: request.timeoutMs,
     beforeRedirect: (next) => assertRobotsAllow(next, request, resources),
     ...(request.context ? { context: request.context } : {}),
+    binary: (contentType, url) => documentTypeOf(contentType, url) !== undefined,
+    binaryMaxBytes: deps.documentMaxBytes ?? DEFAULT_DOCUMENT_MAX_BYTES,
   });
   checkStatus(fetched.status, fetched.url);
   const page = { requestedUrl: requested, url: fetched.url, status: fetched.status, rendered: false };
 
+  const documentType = fetched.bytes ? documentTypeOf(fetched.contentType, fetched.url) : undefined;
+  if (documentType && fetched.bytes) {
+    const content = await resources.processor.extractDocument(fetched.bytes, documentType, fetched.url, wanted, { signal: request.signal });
+    return { ...page, html: '', content };
+  }
   if (!HTML_TYPES.has(fetched.contentType)) {
     if (!PLAIN_TYPES.test(fetched.contentType)) {
-      throw new Unprocessable(`Unsupported content type ${fetched.contentType} at ${fetched.url}`);
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `${fetched.url} is ${fetched.contentType || 'of no declared type'}, which Sitelens does not read ` +
+          '(it reads HTML, PDF, DOCX, plain text, markdown, JSON and XML)',
+      );
     }
     const text = fetched.body;
     const content: PageContent = { title: '', metadata: { title: '' }, links: [] };

@@ -77,3 +77,29 @@ describe('a worker that dies', () => {
     }
   });
 });
+
+describe('content worker pool memory bound', () => {
+  it('kills only the thread of a task that outgrows its heap, as CONTENT_TOO_COMPLEX, and goes on', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hungry-worker-'));
+    const script = path.join(dir, 'hungry.js');
+    // Answers tasks for "small" pages; for any other it allocates until the heap limit ends it.
+    writeFileSync(
+      script,
+      `const { parentPort } = require('node:worker_threads');
+       parentPort.on('message', (task) => {
+         if (task.url.endsWith('/small')) return parentPort.postMessage({ id: task.id, content: { title: 'ok', metadata: { title: 'ok' }, links: [] } });
+         const hoard = [];
+         for (;;) hoard.push(new Array(100000).fill(task.id));
+       });`,
+    );
+    const hungry = createContentWorkerPool({ size: 1, workerScript: script, maxHeapMb: 16, timeoutMs: 60_000 });
+    try {
+      const error = await hungry.extract('<p>x</p>', 'https://site.example/bomb', { text: true }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'CONTENT_TOO_COMPLEX', retryable: false });
+      await expect(hungry.extract('<p>x</p>', 'https://site.example/small', { text: true })).resolves.toMatchObject({ title: 'ok' });
+    } finally {
+      await hungry.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -95,6 +95,7 @@ export async function openParseWorkerContext(
     fetchImpl: fetcher.fetch,
     robots: new RobotsCache({ fetch: fetcher.fetch }),
     processor: content,
+    documentMaxBytes: config.documentMaxBytes,
   };
   const model = createModelClient(config.llm, { logger, metrics, ...options.model });
   const schemaChecker = createSchemaChecker(options.schemaChecker);

@@ -215,7 +215,7 @@ describe('GET /v1/scrape', () => {
     expect(whole.json.content).toContain('What the sensors recorded');
 
     const included = await scrape(`url=${url('/article.html')}&format=text&include_selectors=h2&include_selectors=.primary-nav`);
-    expect(included.json.content.split('\n').filter(Boolean).slice(0, 4)).toEqual([
+    expect((included.json.content as string).split('\n').filter(Boolean).slice(0, 4)).toEqual([
       'World',
       'Science',
       'Opinion',
@@ -224,7 +224,7 @@ describe('GET /v1/scrape', () => {
 
     const excluded = await scrape(`url=${url('/article.html')}&format=markdown&exclude_selectors=h2`);
     expect(excluded.json.content).not.toContain('What the sensors recorded');
-    expect(excluded.json.content).toContain(main.json.content.split('\n')[0]);
+    expect(excluded.json.content).toContain((main.json.content as string).split('\n')[0]);
     expect(excluded.headers.get('x-cache')).toBe('MISS');
   });
 

@@ -1,5 +1,7 @@
-/** The fixture site parse tests read: a product page, a small blog, a flaky page and a missing one. */
-import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
+/** The fixture site parse tests read: a product page, a small blog, a PDF, a flaky page and a missing one. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DOCUMENTS_ROOT, startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 
 export const POSTS = [
   { slug: 'post-1', title: 'Crossing the Alps', author: 'Ana Ruiz', city: 'Turin' },
@@ -8,7 +10,7 @@ export const POSTS = [
 ] as const;
 
 export interface ShopSite extends FixtureSite {
-  urls: { product: string; blog: string; posts: string[]; flaky: string; missing: string };
+  urls: { product: string; blog: string; posts: string[]; flaky: string; missing: string; report: string };
 }
 
 function page(title: string, body: string): string {
@@ -45,6 +47,9 @@ export async function startShopSite(): Promise<ShopSite> {
   site.route('/shop/widget', html(PRODUCT));
   site.route('/blog/', html(BLOG));
   for (const entry of POSTS) site.route(`/blog/${entry.slug}`, html(post(entry)));
+  // A PDF (two pages: revenue and outlook), read like a page.
+  const report = readFileSync(path.join(DOCUMENTS_ROOT, 'report.pdf'));
+  site.route('/docs/report.pdf', (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end(report));
   // Fails the first time it is asked for, then works: a crawl that fails, then a scrape that does not.
   let flakyHits = 0;
   site.route('/flaky/', (_req, res) => {
@@ -59,6 +64,7 @@ export async function startShopSite(): Promise<ShopSite> {
       posts: POSTS.map((entry) => `${site.origin}/blog/${entry.slug}`),
       flaky: `${site.origin}/flaky/`,
       missing: `${site.origin}/gone`,
+      report: `${site.origin}/docs/report.pdf`,
     },
   });
 }

@@ -13,6 +13,9 @@ export interface PageMetadata {
   og_title?: string;
   og_description?: string;
   og_image?: string;
+  /** Documents (PDF): their page count and the author they name. */
+  page_count?: number;
+  author?: string;
 }
 
 function metaContent(document: Document, selector: string): string | undefined {
@@ -45,7 +48,7 @@ export function extractMetadata(document: Document, pageUrl: string): PageMetada
     base,
   );
   const metadata: PageMetadata = { title };
-  const optional: Array<[keyof PageMetadata, string | undefined]> = [
+  const optional: Array<[Exclude<keyof PageMetadata, 'page_count'>, string | undefined]> = [
     ['description', description],
     ['language', language],
     ['canonical', linkHref(document, 'canonical', base)],

@@ -12,6 +12,8 @@ import { createMarkdownConverter, type MarkdownConverter } from './markdown';
 import { htmlToText } from './text';
 import { looksLikeJsShell } from './js-shell';
 import { selectElement } from './selected-content';
+import { AppError, errorMessage } from '@sitelens/contracts';
+import { documentToHtml, type DocumentHtml, type DocumentType } from './documents';
 
 export interface ContentRequest {
   markdown?: boolean;
@@ -81,12 +83,35 @@ export interface PageContent {
 
 export interface ContentExtractor {
   extract(html: string, pageUrl: string, request: ContentRequest): PageContent;
+  /** A PDF or DOCX as a page: all of it is content (no main-content guess), metadata from the file. */
+  extractDocument(bytes: Uint8Array, type: DocumentType, pageUrl: string, request: ContentRequest): Promise<PageContent>;
 }
 
 /** Holds one markdown converter; create one per worker (or per crawl) and reuse it. */
 export function createContentExtractor(): ContentExtractor {
   let converter: MarkdownConverter | undefined;
   return {
+    async extractDocument(bytes, type, pageUrl, request) {
+      let document: DocumentHtml;
+      try {
+        document = await documentToHtml(bytes, type);
+      } catch (error) {
+        throw new AppError('UNPROCESSABLE', `Could not read the ${type.toUpperCase()} at ${pageUrl}: ${errorMessage(error)}`);
+      }
+      const content = this.extract(document.html, pageUrl, { ...request, mainContent: false, detectJsShell: false });
+      const firstHeading = /^#+ (.+)$/m.exec(content.markdown ?? '')?.[1];
+      const title = document.title ?? content.title ?? firstHeading ?? '';
+      return {
+        ...content,
+        title,
+        metadata: {
+          ...content.metadata,
+          title,
+          ...(document.author ? { author: document.author } : {}),
+          ...(document.pageCount === undefined ? {} : { page_count: document.pageCount }),
+        },
+      };
+    },
     extract(html, pageUrl, request) {
       const document = parseDocument(html);
       const metadata = extractMetadata(document, pageUrl);

@@ -9,12 +9,17 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { AppError } from '@sitelens/contracts';
+import { AppError, type ErrorCode } from '@sitelens/contracts';
 import type { ContentRequest, PageContent } from './page-content';
 import type { ContentTask } from './content-worker';
+import type { DocumentType } from './documents';
 
 /** Default wall-clock budget of one page's extraction once a thread has it. */
 export const DEFAULT_CONTENT_TIMEOUT_MS = 5_000;
+/** Heap of one content thread, in MB. */
+export const DEFAULT_CONTENT_HEAP_MB = 512;
+/** A PDF or DOCX gets this many times a page's budget. */
+export const DOCUMENT_TIMEOUT_FACTOR = 4;
 
 export interface ContentWorkerPoolOptions {
   /** Worker threads (default: one per core). */
@@ -24,6 +29,8 @@ export interface ContentWorkerPoolOptions {
   workerData?: unknown;
   /** Budget of one task once a thread runs it (default 5 s); past it the thread is terminated. */
   timeoutMs?: number;
+  /** Heap of one thread, in MB (default 512): a task that needs more kills only its thread (CONTENT_TOO_COMPLEX). */
+  maxHeapMb?: number;
 }
 
 export interface ExtractOptions {
@@ -33,6 +40,14 @@ export interface ExtractOptions {
 
 export interface ContentWorkerPool {
   extract(html: string, pageUrl: string, request: ContentRequest, options?: ExtractOptions): Promise<PageContent>;
+  /** A PDF or DOCX read on a thread, under the same deadline as a page. */
+  extractDocument(
+    bytes: Uint8Array,
+    type: DocumentType,
+    pageUrl: string,
+    request: ContentRequest,
+    options?: ExtractOptions,
+  ): Promise<PageContent>;
   /** Thread ids of the live worker threads, busy or idle (for probes and tests). */
   threadIds(): number[];
   close(): Promise<void>;
@@ -47,7 +62,7 @@ interface Pending {
   settle(): void;
 }
 
-type Reply = { id: number; content: PageContent } | { id: number; error: string };
+type Reply = { id: number; content: PageContent } | { id: number; error: string; code?: ErrorCode };
 
 /** The error of a page whose extraction outlived its budget: not retryable, the page is the cause. */
 export function contentTimeout(url: string, timeoutMs: number): AppError {
@@ -88,7 +103,11 @@ export function createContentWorkerPool(options: ContentWorkerPoolOptions = {}):
   };
 
   const spawn = (): Worker => {
-    const worker = new Worker(script, { workerData: options.workerData });
+    const worker = new Worker(script, {
+      workerData: options.workerData,
+      // One page (or PDF) cannot take the process's memory: past this heap the thread dies, alone.
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? DEFAULT_CONTENT_HEAP_MB },
+    });
     worker.unref();
     live.add(worker);
     worker.on('message', (reply: Reply) => {
@@ -96,8 +115,11 @@ export function createContentWorkerPool(options: ContentWorkerPoolOptions = {}):
       busy.delete(worker);
       if (job) {
         job.settle();
-        if ('error' in reply) job.reject(new AppError('INTERNAL', `Content extraction failed: ${reply.error}`));
-        else job.resolve(reply.content);
+        if ('error' in reply) {
+          job.reject(
+            reply.code ? new AppError(reply.code, reply.error) : new AppError('INTERNAL', `Content extraction failed: ${reply.error}`),
+          );
+        } else job.resolve(reply.content);
       }
       if (!live.has(worker)) return;
       idle.push(worker);
@@ -109,7 +131,13 @@ export function createContentWorkerPool(options: ContentWorkerPoolOptions = {}):
       retire(worker);
       if (job) {
         job.settle();
-        job.reject(new AppError('INTERNAL', `Content worker stopped: ${error.message}`, { retryable: true }));
+        // A thread over its heap limit was killed by what it was given (a bomb of a page or PDF).
+        const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        job.reject(
+          outOfMemory
+            ? new AppError('CONTENT_TOO_COMPLEX', `Processing the content of ${job.task.url} needed more memory than a content thread has`)
+            : new AppError('INTERNAL', `Content worker stopped: ${error.message}`, { retryable: true }),
+        );
       }
       if (!closed) pump();
     };
@@ -120,7 +148,9 @@ export function createContentWorkerPool(options: ContentWorkerPoolOptions = {}):
 
   const run = (worker: Worker, job: Pending): void => {
     busy.set(worker, job);
-    const timer = setTimeout(() => kill(worker, contentTimeout(job.task.url, timeoutMs)), timeoutMs);
+    // A document (a long PDF) gets more time than a page.
+    const budgetMs = job.task.document ? timeoutMs * DOCUMENT_TIMEOUT_FACTOR : timeoutMs;
+    const timer = setTimeout(() => kill(worker, contentTimeout(job.task.url, budgetMs)), budgetMs);
     timer.unref();
     const onAbort = () => kill(worker, abortReason(job.signal));
     job.signal?.addEventListener('abort', onAbort, { once: true });
@@ -141,25 +171,31 @@ export function createContentWorkerPool(options: ContentWorkerPoolOptions = {}):
     }
   };
 
+  const submit = (task: Omit<ContentTask, 'id'>, signal: AbortSignal | undefined): Promise<PageContent> => {
+    if (closed) return Promise.reject(new AppError('UNAVAILABLE', 'The content worker pool is closed'));
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    return new Promise<PageContent>((resolve, reject) => {
+      const job: Pending = { task: { id: nextId++, ...task }, signal, resolve, reject, settle: () => undefined };
+      // While queued, an abort just drops the task.
+      const onQueuedAbort = () => {
+        const at = queue.indexOf(job);
+        if (at < 0) return;
+        queue.splice(at, 1);
+        reject(abortReason(signal));
+      };
+      signal?.addEventListener('abort', onQueuedAbort, { once: true });
+      job.settle = () => signal?.removeEventListener('abort', onQueuedAbort);
+      queue.push(job);
+      pump();
+    });
+  };
+
   return {
     extract(html, url, request, extractOptions = {}) {
-      if (closed) return Promise.reject(new AppError('UNAVAILABLE', 'The content worker pool is closed'));
-      const { signal } = extractOptions;
-      if (signal?.aborted) return Promise.reject(abortReason(signal));
-      return new Promise<PageContent>((resolve, reject) => {
-        const job: Pending = { task: { id: nextId++, html, url, request }, signal, resolve, reject, settle: () => undefined };
-        // While queued, an abort just drops the task.
-        const onQueuedAbort = () => {
-          const at = queue.indexOf(job);
-          if (at < 0) return;
-          queue.splice(at, 1);
-          reject(abortReason(signal));
-        };
-        signal?.addEventListener('abort', onQueuedAbort, { once: true });
-        job.settle = () => signal?.removeEventListener('abort', onQueuedAbort);
-        queue.push(job);
-        pump();
-      });
+      return submit({ html, url, request }, extractOptions.signal);
+    },
+    extractDocument(bytes, type, url, request, extractOptions = {}) {
+      return submit({ html: '', url, request, document: { bytes, type } }, extractOptions.signal);
     },
     threadIds() {
       return [...live].map((worker) => worker.threadId);
