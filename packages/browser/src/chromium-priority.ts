@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { descendants, parents, readText } from './renderer-watchdog';
 
 /**
@@ -34,17 +34,27 @@ export function roleOf(cmdline: string, isBrowser: boolean, parentIsBrowser: boo
   return 'other';
 }
 
-/** Sets the nice value of every thread of `pid` (Linux keeps one per thread). */
+/**
+ * Sets the nice value of every thread of `pid` (Linux keeps one per thread). A thread the process
+ * starts meanwhile takes its creator's value, which may still be the old one: passes repeat until
+ * one finds every thread at `nice` (at most a few). Returns how many threads were changed.
+ */
 async function reniceThreads(pid: number, nice: number): Promise<number> {
-  const threads = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
   let changed = 0;
-  for (const tid of threads) {
-    try {
-      setPriority(Number(tid), nice);
-      changed += 1;
-    } catch {
-      // not allowed, or the thread ended
+  for (let pass = 0; pass < 5; pass++) {
+    const threads = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+    let changedNow = 0;
+    for (const tid of threads) {
+      try {
+        if (getPriority(Number(tid)) === nice) continue;
+        setPriority(Number(tid), nice);
+        changedNow += 1;
+      } catch {
+        // not allowed, or the thread ended
+      }
     }
+    changed += changedNow;
+    if (changedNow === 0) break;
   }
   return changed;
 }

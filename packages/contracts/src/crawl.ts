@@ -42,7 +42,7 @@ export const webhookHeaders = z
   });
 
 /** A list of path globs: at most `maxPatterns`, each at most `maxPatternLength` characters. */
-const pathGlobs = () =>
+export const pathGlobs = () =>
   z
     .array(
       z

@@ -5,6 +5,7 @@ export * from './screenshot';
 export * from './page-controls';
 export * from './scrape';
 export * from './crawl';
+export * from './map';
 export * from './queues';
 export * from './plans';
 export * from './watch';

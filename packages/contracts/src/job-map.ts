@@ -9,6 +9,8 @@ import {
   QUEUES,
   type CrawlJobPayload,
   type CrawlJobResult,
+  type MapJobPayload,
+  type MapJobResult,
   type JobEnvelope,
   type ParseJobPayload,
   type ParseJobResult,
@@ -21,6 +23,7 @@ import {
 } from './queues';
 import { screenshotJobSeconds } from './screenshot';
 import { WATCH_LIMITS } from './watch';
+import { MAP_LIMITS } from './map';
 
 /**
  * What a job returns to its queue in place of a large result: where the result is in the blob
@@ -40,6 +43,7 @@ export interface JobMap {
   crawl: { queue: typeof QUEUES.parse; payload: CrawlJobPayload; result: StoredResultRef; loaded: CrawlJobResult };
   parse: { queue: typeof QUEUES.parse; payload: ParseJobPayload; result: StoredResultRef; loaded: ParseJobResult };
   watch: { queue: typeof QUEUES.parse; payload: WatchJobPayload; result: WatchJobResult; loaded: WatchJobResult };
+  map: { queue: typeof QUEUES.parse; payload: MapJobPayload; result: StoredResultRef; loaded: MapJobResult };
 }
 
 export type JobName = keyof JobMap;
@@ -103,6 +107,8 @@ export const JOB_KINDS: { readonly [N in JobName]: JobKind<N> } = {
     followMarginSeconds: JOB_DEADLINE_MARGIN_SECONDS,
   },
   watch: { queue: QUEUES.parse, budgetSeconds: () => WATCH_LIMITS.checkTimeoutSeconds, followMarginSeconds: JOB_DEADLINE_MARGIN_SECONDS },
+  // The client waits for the answer, as for a scrape.
+  map: { queue: QUEUES.parse, budgetSeconds: () => MAP_LIMITS.timeoutSeconds, followMarginSeconds: 2 },
 };
 
 export interface PayloadOptions {

@@ -12,6 +12,10 @@ export interface PlanLimits {
   pagesPerRequest: number;
   /** Whether streamed parse responses are available. */
   streaming: boolean;
+  /** Most URLs one map answers (`limit`). */
+  mapLinks: number;
+  /** Most pages one map's link walk reads (sitemaps are read whatever the plan). */
+  mapPages: number;
   /** Most watches one key may have. */
   watches: number;
   /** Shortest gap a key's watch schedule may have between two checks, in seconds. */
@@ -27,6 +31,8 @@ export type PlanTable = Readonly<Record<PlanName, PlanLimits>>;
 
 export const PLANS: PlanTable = {
   free: {
+    mapLinks: 500,
+    mapPages: 25,
     requestsPerMinute: 10,
     requestsPerDay: 100,
     pagesPerRequest: 5,
@@ -36,6 +42,8 @@ export const PLANS: PlanTable = {
     watchIntervalSeconds: 3_600,
   },
   pro: {
+    mapLinks: 5_000,
+    mapPages: 500,
     requestsPerMinute: 100,
     requestsPerDay: 10_000,
     pagesPerRequest: 50,
@@ -45,6 +53,8 @@ export const PLANS: PlanTable = {
     watchIntervalSeconds: 300,
   },
   enterprise: {
+    mapLinks: 10_000,
+    mapPages: 2_000,
     requestsPerMinute: 1_000,
     requestsPerDay: 100_000,
     pagesPerRequest: 100,

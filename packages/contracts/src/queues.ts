@@ -3,6 +3,7 @@ import type { ScreenshotCreateRequest, ScreenshotMetadata } from './screenshot';
 import type { WatchChangeType, WatchNotificationOutcome, WatchTrigger } from './watch';
 import type { ScrapeQuery, ScrapeResponse } from './scrape';
 import type { CrawlData, CrawlJobRequest } from './crawl';
+import type { MapJobRequest, MapResponse } from './map';
 import type { OutputFormat } from './parse';
 
 /**
@@ -16,7 +17,7 @@ export const QUEUES = {
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
-export const JOB_TYPES = ['screenshot', 'crawl', 'scrape', 'parse', 'watch'] as const;
+export const JOB_TYPES = ['screenshot', 'crawl', 'scrape', 'parse', 'watch', 'map'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 /** Seconds a job may stay unfinished beyond its own timeout before it is reported failed. */
@@ -59,7 +60,7 @@ export type ScreenshotJobName = QueueJobMap['screenshot']['name'];
  * The parse queue carries several kinds of work, told apart by job name. Each kind adds its
  * payload/result here as it lands; the worker dispatches on the name.
  */
-export type ParseQueueJobName = 'scrape' | 'crawl' | 'parse' | 'watch';
+export type ParseQueueJobName = 'scrape' | 'crawl' | 'parse' | 'watch' | 'map';
 
 export interface ParseQueuePayload extends JobEnvelope {
   [field: string]: unknown;
@@ -79,6 +80,13 @@ export type ParseQueueJobPayload<Fields extends object> = { [K in keyof (JobEnve
  */
 export type ScrapeJobPayload = ParseQueueJobPayload<{ request: ScrapeQuery; linkMapPages: number }>;
 export type ScrapeJobResult = ScrapeResponse;
+
+/**
+ * Map jobs (job name `map`): the gateway waits for the answer, the POST /v1/map body; `limit` and
+ * `max_pages` are already capped by the plan.
+ */
+export type MapJobPayload = ParseQueueJobPayload<{ request: MapJobRequest }>;
+export type MapJobResult = MapResponse;
 
 /**
  * Crawl jobs (job name `crawl`): progress is `CrawlProgress` while running, the result is the

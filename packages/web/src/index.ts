@@ -48,3 +48,4 @@ export { scrapePage, type PageRequest, type ScrapedPage, type ContentFormat, typ
 export { scrapeUrl, toScrapeResult, type ScrapeOptions, type ScrapeResult, type ScrapeMetadata } from './scrape';
 export { crawl, type CrawlOptions, type CrawlResult, type CrawlPage, type CrawlPageEvent, type CrawlStatistics } from './crawler';
 export { compilePathGlobs, globToRegexSource } from './path-glob';
+export { mapSite, type MapOptions, type MapResult, type SitemapMode } from './map';

@@ -2,6 +2,7 @@
  * sitemap.xml discovery: url sets, sitemap indexes (followed, bounded) and plain-text sitemaps.
  * Best effort: a sitemap that cannot be fetched or read adds nothing and fails nothing.
  */
+import { decompress } from './decode-body';
 import { SaxesParser } from 'saxes';
 import type { SafeFetch } from './safe-fetch';
 
@@ -90,6 +91,14 @@ export interface SitemapDiscoveryOptions {
   timeoutMs?: number;
 }
 
+const GZIP_TYPES = new Set(['application/gzip', 'application/x-gzip', 'application/octet-stream', 'binary/octet-stream', '']);
+
+/** A gzipped sitemap file: a gzip type, or a generic binary named *.gz. */
+function isGzipFile(contentType: string, url: string): boolean {
+  if (contentType === 'application/gzip' || contentType === 'application/x-gzip') return true;
+  return GZIP_TYPES.has(contentType) && /\.gz$/i.test(new URL(url).pathname);
+}
+
 /** Page URLs listed by the given sitemaps and the indexes they lead to, in file order. */
 export async function discoverFromSitemaps(sitemapUrls: string[], options: SitemapDiscoveryOptions): Promise<string[]> {
   const maxUrls = options.maxUrls ?? 5000;
@@ -107,9 +116,13 @@ export async function discoverFromSitemaps(sitemapUrls: string[], options: Sitem
         accept: 'application/xml,text/xml,text/plain;q=0.8,*/*;q=0.5',
         timeoutMs: options.timeoutMs ?? 15_000,
         maxBytes: MAX_SITEMAP_BYTES,
+        // A gzipped sitemap file (sitemap-2.xml.gz) comes as a binary, not as Content-Encoding.
+        binary: isGzipFile,
+        binaryMaxBytes: MAX_SITEMAP_BYTES,
       });
       if (response.status < 200 || response.status >= 300) continue;
-      parsed = parseSitemap(response.body, response.url, Math.min(MAX_SITEMAP_URLS, maxUrls - urls.size));
+      const body = response.bytes ? (await decompress(response.bytes, 'gzip', MAX_SITEMAP_BYTES)).toString('utf8') : response.body;
+      parsed = parseSitemap(body, response.url, Math.min(MAX_SITEMAP_URLS, maxUrls - urls.size));
     } catch (error) {
       if (options.signal?.aborted) throw error;
       continue;

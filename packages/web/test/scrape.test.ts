@@ -147,7 +147,9 @@ describe('scrapeUrl against the fixture site', () => {
   it('returns JSON and other text as is, and refuses binary content', async () => {
     const json = await scrapeUrl({ url: `${site.origin}/data.json` }, deps);
     expect(json.content).toBe('{"ok":true}');
-    await expect(scrapeUrl({ url: `${site.origin}/photo.png` }, deps)).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
+    const refused = await scrapeUrl({ url: `${site.origin}/photo.png` }, deps).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 });
+    expect((refused as Error).message).toContain('image/png');
   });
 
   it('refuses the private fixture address in hosted mode, with URL_BLOCKED (403)', async () => {

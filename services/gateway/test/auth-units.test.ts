@@ -3,7 +3,7 @@ import { PlanLimit, PLANS } from '@sitelens/contracts';
 import { bearerToken, generateApiKey, hashApiKey, keyIdOf } from '../src/auth/api-keys';
 import { KeyResolver } from '../src/auth/key-resolver';
 import type { IssuedKey } from '../src/auth/key-store';
-import { enforcePagesPerRequest, enforceStreaming } from '../src/auth/plan-limits';
+import { enforceMapLimits, enforcePagesPerRequest, enforceStreaming } from '../src/auth/plan-limits';
 import { bindingWindow, rateLimitHeaders, retryAfterSeconds, type WindowState } from '../src/auth/rate-limit';
 
 describe('plan table', () => {
@@ -60,6 +60,25 @@ describe('enforcePagesPerRequest', () => {
 
   it('refuses a plan it does not know rather than leaving it uncapped', () => {
     expect(() => enforcePagesPerRequest(as('gold'), 1, 'max_pages', 10)).toThrow(PlanLimit);
+  });
+});
+
+describe('enforceMapLimits', () => {
+  const as = (plan: string) => ({ auth: { keyId: 'k', plan } });
+
+  it('caps the URLs a map answers and the pages its walk reads by plan; locally the walk reads at least the default', () => {
+    expect(enforceMapLimits(as('free'), undefined)).toEqual({ limit: 500, maxPages: 25 });
+    expect(enforceMapLimits(as('pro'), 2_000)).toEqual({ limit: 2_000, maxPages: 500 });
+    expect(enforceMapLimits(as('enterprise'), undefined)).toEqual({ limit: 1_000, maxPages: 2_000 });
+    expect(enforceMapLimits({}, undefined)).toEqual({ limit: 1_000, maxPages: 1_000 });
+    expect(enforceMapLimits({}, 5)).toEqual({ limit: 5, maxPages: 1_000 });
+    expect(enforceMapLimits({}, 8_000)).toEqual({ limit: 8_000, maxPages: 8_000 });
+  });
+
+  it('refuses a limit over the plan with 403 PLAN_LIMIT naming it', () => {
+    const attempt = () => enforceMapLimits(as('free'), 501);
+    expect(attempt).toThrow(PlanLimit);
+    expect(attempt).toThrow("limit 501 exceeds the free plan's limit of 500 URLs per map");
   });
 });
 

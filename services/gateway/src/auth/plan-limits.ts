@@ -1,4 +1,5 @@
 import {
+  MAP_LIMITS,
   PlanLimit,
   PLANS,
   isPlanName,
@@ -35,6 +36,26 @@ export function enforcePagesPerRequest(request: Authenticated, requested: number
   if (requested === undefined) return plan ? Math.min(fallback, plan.limits.pagesPerRequest) : fallback;
   if (!plan || requested <= plan.limits.pagesPerRequest) return requested;
   throw new PlanLimit(`${field} ${requested} exceeds the ${plan.name} plan's limit of ${plan.limits.pagesPerRequest} pages per request`);
+}
+
+/**
+ * A map's `limit` (the default lowered to the plan's cap when not given, a 403 PLAN_LIMIT when it
+ * asks for more) and the pages its link walk may read: locally the limit or the default limit,
+ * whichever is more (reading pages is how titles are known for `search`); in hosted mode the
+ * plan's `mapPages`.
+ */
+export function enforceMapLimits(request: Authenticated, requested: number | undefined): { limit: number; maxPages: number } {
+  const plan = planOf(request);
+  const fallback = MAP_LIMITS.limit.default;
+  if (!plan) {
+    const limit = requested ?? fallback;
+    return { limit, maxPages: Math.max(limit, fallback) };
+  }
+  if (requested !== undefined && requested > plan.limits.mapLinks) {
+    throw new PlanLimit(`limit ${requested} exceeds the ${plan.name} plan's limit of ${plan.limits.mapLinks} URLs per map`);
+  }
+  const limit = requested ?? Math.min(fallback, plan.limits.mapLinks);
+  return { limit, maxPages: plan.limits.mapPages };
 }
 
 /** Refuses a streamed response on a plan without streaming (403 PLAN_LIMIT). */

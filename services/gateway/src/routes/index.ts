@@ -5,6 +5,7 @@ import { docsGet } from './docs.get';
 import { filesGet } from './files.get';
 import { healthGet } from './health.get';
 import { jobsGet } from './jobs.get';
+import { mapCreate } from './map.create';
 import { metricsGet } from './metrics.get';
 import { openapiGet } from './openapi.get';
 import { parseCreate } from './parse.create';
@@ -31,6 +32,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
   scrapeGet,
   scrapePost,
   crawlCreate,
+  mapCreate,
   parseCreate,
   // The literal paths before /v1/parse/:job_id, which would take them for job ids.
   parseTemplatesGet,

@@ -1,6 +1,7 @@
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandlers } from './job-handler';
 import { createCrawlHandler } from './crawl';
+import { createMapHandler } from './map';
 import { createParseHandler } from './parse';
 import { createScrapeHandler } from './scrape';
 import { createWatchHandler } from './watch';
@@ -15,5 +16,6 @@ export function createParseHandlers(context: ParseWorkerContext): ParseJobHandle
     scrape: createScrapeHandler(context),
     crawl: createCrawlHandler(context),
     watch: createWatchHandler(context),
+    map: createMapHandler(context),
   };
 }
