@@ -135,6 +135,8 @@ export const crawlDataSchema = z.object({
   /** Set when a page's bodies were cut; `note` names the cap (RESULT_PAGE_MAX_BYTES or RESULT_MAX_BYTES). */
   truncated: z.literal(true).optional(),
   note: z.string().optional(),
+  /** Set when the crawl was cancelled (DELETE /v1/crawl/<job_id>): the pages it had by then. */
+  cancelled: z.literal(true).optional(),
 });
 
 export type CrawlData = z.infer<typeof crawlDataSchema>;

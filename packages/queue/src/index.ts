@@ -12,3 +12,4 @@ export * from './jobs/job-worker';
 export * from './jobs/job-state';
 export * from './screenshot-cache';
 export * from './jobs/job-webhook';
+export * from './jobs/crawl-cancel';

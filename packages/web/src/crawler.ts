@@ -40,6 +40,8 @@ export interface CrawlResult {
   /** Set when a page's bodies were cut (see each page's `truncated`); `note` says which cap. */
   truncated?: true;
   note?: string;
+  /** Set when the crawl was stopped (`stopSignal`): the pages so far. */
+  cancelled?: true;
 }
 
 export interface CrawlPageEvent {
@@ -80,6 +82,8 @@ export interface CrawlOptions {
   /** Cap on all pages' bodies together, in UTF-8 bytes. Default: none. */
   maxResultBytes?: number;
   signal?: AbortSignal;
+  /** Stops the crawl (a client cancelled it): pages in flight are dropped, the result holds the pages so far. */
+  stopSignal?: AbortSignal;
   /** Every page is loaded with it (headers, cookies and credentials on the crawled site only). */
   context?: PageContext;
   /** What part of each page is its content; the main content by default. */
@@ -101,6 +105,8 @@ class Crawl {
   private admitted = 0;
   private readonly limit: number;
   private readonly budget: ByteBudget;
+  /** The caller's signal and the stop signal together: what every page's work listens to. */
+  private readonly signal: AbortSignal | undefined;
 
   constructor(
     private readonly options: CrawlOptions,
@@ -118,6 +124,8 @@ class Crawl {
       statistics: { total_pages: 0, successful_pages: 0, failed_pages: 0 },
     };
     this.seen.add(start);
+    const signals = [options.signal, options.stopSignal].filter((signal): signal is AbortSignal => signal !== undefined);
+    this.signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const unlimited = Number.POSITIVE_INFINITY;
     this.budget = new ByteBudget(options.maxPageBytes ?? unlimited, options.maxResultBytes ?? unlimited);
   }
@@ -132,7 +140,7 @@ class Crawl {
 
   private rules(url: string): Promise<RobotsRules | undefined> {
     if (this.options.respectRobots === false) return Promise.resolve(undefined);
-    return this.resources.robots.rulesFor(url, this.options.signal);
+    return this.resources.robots.rulesFor(url, this.signal);
   }
 
   /** Drops what robots.txt disallows, before anything is counted or fetched. */
@@ -151,7 +159,7 @@ class Crawl {
     const host = new URL(candidate.url).host;
     const rules = await this.rules(candidate.url);
     const delay = Math.min(rules?.crawlDelayMs ?? 0, this.options.maxCrawlDelayMs ?? 30_000);
-    const release = await this.gate.acquire(host, delay, this.options.signal);
+    const release = await this.gate.acquire(host, delay, this.signal);
     let page: ScrapedPage;
     try {
       page = await scrapePage(
@@ -160,7 +168,7 @@ class Crawl {
           format: this.options.format === 'text' ? 'text' : 'markdown',
           renderJs: this.options.renderJs ?? false,
           timeoutMs: this.options.pageTimeoutMs,
-          signal: this.options.signal,
+          signal: this.signal,
           respectRobots: this.options.respectRobots,
           ...(this.options.context ? { context: this.options.context } : {}),
           ...(this.options.scope ? { scope: this.options.scope } : {}),
@@ -169,7 +177,7 @@ class Crawl {
         this.resources,
       );
     } catch (error) {
-      if (this.options.signal?.aborted) throw this.options.signal.reason;
+      if (this.signal?.aborted) throw this.signal.reason;
       this.result.error_data[candidate.url] = errorMessage(error);
       this.deps.logger?.debug({ url: candidate.url, err: errorMessage(error) }, 'crawl page failed');
       return [];
@@ -208,7 +216,7 @@ class Crawl {
     let next = 0;
     const worker = async () => {
       while (next < level.length && this.admitted < this.limit) {
-        this.options.signal?.throwIfAborted();
+        this.signal?.throwIfAborted();
         const index = next++;
         this.admitted += 1;
         links[index] = await this.visit(level[index]!);
@@ -248,6 +256,16 @@ class Crawl {
     return this.result;
   }
 
+  /** The result of a stopped crawl: the pages done, counted as they stand. */
+  stopped(): CrawlResult {
+    const s = this.result.statistics;
+    s.successful_pages = Object.keys(this.result.crawl_data).length;
+    s.failed_pages = Object.keys(this.result.error_data).length;
+    s.total_pages = s.successful_pages + s.failed_pages;
+    if (this.result.truncated) this.result.note = this.truncationNote();
+    return { ...this.result, cancelled: true };
+  }
+
   private truncationNote(): string {
     const { pageMaxBytes, jobMaxBytes } = this.budget;
     return this.budget.exhausted
@@ -262,11 +280,11 @@ class Crawl {
       const sitemaps = declared.length > 0 ? declared : [new URL('/sitemap.xml', this.start).href];
       return await discoverFromSitemaps(sitemaps, {
         fetch: this.resources.fetch,
-        signal: this.options.signal,
+        signal: this.signal,
         maxUrls: Math.max(this.limit * 20, 1000),
       });
     } catch (error) {
-      if (this.options.signal?.aborted) throw error;
+      if (this.signal?.aborted) throw error;
       this.deps.logger?.debug({ err: errorMessage(error) }, 'sitemap discovery failed');
       return [];
     }
@@ -275,14 +293,20 @@ class Crawl {
 
 /**
  * Crawls a site. Per-page failures land in `error_data`; the crawl itself rejects only on a bad
- * start URL or when `signal` aborts.
+ * start URL or when `signal` aborts. When `stopSignal` fires it resolves with the pages so far,
+ * marked `cancelled`.
  */
 export async function crawl(options: CrawlOptions, deps: WebDeps): Promise<CrawlResult> {
   const checked = assertPublicUrl(options.url, urlCheckOf(deps)).href;
   const start = normalizeUrl(checked) ?? checked;
   const resources = openResources(deps);
+  const run = new Crawl(options, deps, resources, start);
   try {
-    return await new Crawl(options, deps, resources, start).run();
+    if (options.stopSignal?.aborted) return run.stopped();
+    return await run.run();
+  } catch (error) {
+    if (options.stopSignal?.aborted && !options.signal?.aborted) return run.stopped();
+    throw error;
   } finally {
     await resources.close();
   }

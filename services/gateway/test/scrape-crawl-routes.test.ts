@@ -84,4 +84,21 @@ describe('scrape and crawl routes without a worker', () => {
     expect(Object.keys(document.paths['/v1/scrape'] ?? {})).toContain('get');
     expect(Object.keys(document.paths['/v1/crawl'] ?? {})).toContain('post');
   });
+
+  it('cancels a crawl still waiting: the lookup says cancelled at once; unknown ids and other jobs are 404', async () => {
+    const created = await postJson(`${gw.origin}/v1/crawl`, { url: 'https://example.com/docs' });
+    const jobId = created.json.job_id as string;
+    const cancel = (id: string) => fetch(`${gw.origin}/v1/crawl/${id}`, { method: 'DELETE' });
+    const response = await cancel(jobId);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true, job_id: jobId, status: 'cancelled', message: 'The crawl was cancelled' });
+    const lookup = await getJson(`${gw.origin}/v1/crawl/${jobId}`);
+    expect(lookup.json).toMatchObject({ success: true, status: 'cancelled', data: { url: 'https://example.com/docs' } });
+
+    expect((await cancel('no-such-job')).status).toBe(404);
+    const shot = await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/' });
+    const other = await cancel(shot.json.job_id as string);
+    expect(other.status).toBe(404);
+    expect(await other.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+  });
 });

@@ -25,7 +25,7 @@ import {
   type Renderer,
   type WebDeps,
 } from '@sitelens/web';
-import { createWebhookSecrets, type WebhookSecrets } from '@sitelens/queue';
+import { CrawlCancellations, createWebhookSecrets, type WebhookSecrets } from '@sitelens/queue';
 
 /**
  * What every parse-queue handler works with, built once per process by the composition root and
@@ -52,6 +52,8 @@ export interface ParseWorkerContext {
   browser: BrowserPool;
   /** HMAC keys of outbound webhooks (crawl completion, watch notifications), by the job's owner. */
   webhookSecrets: WebhookSecrets;
+  /** Cancellations of crawls (DELETE /v1/crawl/<job_id>), heard from the gateway. */
+  crawlCancels: CrawlCancellations;
 }
 
 export interface ContextOptions {
@@ -104,6 +106,9 @@ export async function openParseWorkerContext(
   const redis = createRedis(config.redis.url, 'client');
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
   const webhookSecrets = createWebhookSecrets(config, redis, ownerlessSecret);
+  const cancelSubscriber = createRedis(config.redis.url, 'worker');
+  cancelSubscriber.on('error', () => undefined);
+  const crawlCancels = new CrawlCancellations(cancelSubscriber, redis, config.redis.prefix);
   // Job results expire with their jobs (JOB_RETENTION).
   const stopSweep = scheduleSweep(store, {
     prefix: RESULTS_KEY_PREFIX,
@@ -137,6 +142,7 @@ export async function openParseWorkerContext(
       screenshotEvents,
       browser,
       webhookSecrets,
+      crawlCancels,
     },
     async close() {
       stopSweep();
@@ -146,6 +152,7 @@ export async function openParseWorkerContext(
       await fetcher.close();
       await Promise.all([closeHandle(screenshotQueue), closeHandle(screenshotEvents)]);
       eventsConnection.disconnect();
+      await crawlCancels.close();
       redis.disconnect();
     },
   };

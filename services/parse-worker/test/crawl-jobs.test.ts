@@ -96,6 +96,54 @@ describe('crawl jobs', () => {
     expect(pathsOf(blog, final.data as Json)).toEqual(['/', '/posts/first-post.html', '/posts/fourth-post.html']);
   });
 
+  it('cancels a running crawl: pages in flight are dropped, the pages done are kept, nothing more is fetched', async () => {
+    const site = await startFixtureSite();
+    const held: Array<() => void> = [];
+    try {
+      site.route(
+        '/',
+        (_req, res) =>
+          void res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(
+              '<html><head><title>Hub</title></head><body><main><h1>Hub</h1><p>The hub of a slow site.</p><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></main></body></html>',
+            ),
+      );
+      // These never answer until the test ends: the crawl is caught with pages in flight.
+      for (const path of ['/a', '/b', '/c']) {
+        site.route(path, (_req, res) => {
+          held.push(() => res.destroy());
+        });
+      }
+      const created = await postJson(`${stack.origin}/v1/crawl`, { url: `${site.origin}/`, depth: 1, link_limit: 10, render_js: false });
+      const jobId = created.json.job_id as string;
+      await pollUntil(
+        async () => site.hits.filter((path) => ['/a', '/b', '/c'].includes(path)).length,
+        (inFlight) => inFlight > 0,
+      );
+      const cancelled = await fetch(`${stack.origin}/v1/crawl/${jobId}`, { method: 'DELETE' });
+      expect(await cancelled.json()).toMatchObject({ success: true, job_id: jobId, status: 'cancelled' });
+      const [final] = (
+        await pollUntil(
+          () => getJson(`${stack.origin}/v1/crawl/${jobId}`).then((r) => r.json),
+          (view) => (view.data as Json | undefined)?.crawl_data !== undefined,
+        )
+      ).slice(-1);
+      expect(final).toMatchObject({ success: true, status: 'cancelled', data: { cancelled: true } });
+      const data = final!.data as Json;
+      expect(Object.keys(data.crawl_data as Json)).toEqual([`${site.origin}/`]);
+      expect(data.statistics).toEqual({ total_pages: 1, successful_pages: 1, failed_pages: 0 });
+      const hitsAtEnd = site.hits.length;
+      // Asked again, the crawl is over and stays cancelled.
+      const again = await fetch(`${stack.origin}/v1/crawl/${jobId}`, { method: 'DELETE' });
+      expect(await again.json()).toMatchObject({ status: 'cancelled', message: 'The crawl had already ended (cancelled)' });
+      expect(site.hits.length).toBe(hitsAtEnd);
+    } finally {
+      for (const release of held) release();
+      await site.close();
+    }
+  });
+
   it('leaves out pages whose path matches exclude_patterns', async () => {
     const final = await crawlToEnd(stack, { url: `${blog.origin}/`, patterns: ['/posts/*'], exclude_patterns: ['/posts/first-*'] });
     const paths = pathsOf(blog, final.data as Json);

@@ -9,7 +9,8 @@ export interface JobLookupBody {
   success: boolean;
   job_id: string;
   type: string;
-  status: 'processing' | 'completed' | 'failed';
+  /** `cancelled`: a crawl cancelled by DELETE /v1/crawl/<job_id>. */
+  status: 'processing' | 'completed' | 'failed' | 'cancelled';
   error?: string;
   code?: string;
   data?: unknown;

@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../http/route';
 import { crawlCreate } from './crawl.create';
+import { crawlDelete } from './crawl.delete';
 import { docsAssetsGet } from './docs-assets.get';
 import { docsGet } from './docs.get';
 import { filesGet } from './files.get';
@@ -32,6 +33,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
   scrapeGet,
   scrapePost,
   crawlCreate,
+  crawlDelete,
   mapCreate,
   parseCreate,
   // The literal paths before /v1/parse/:job_id, which would take them for job ids.

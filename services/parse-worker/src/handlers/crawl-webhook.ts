@@ -5,7 +5,8 @@ import type { Logger } from '@sitelens/telemetry';
 import { sendJobWebhook } from '@sitelens/queue';
 import type { ParseWorkerContext } from '../context';
 
-export type CrawlOutcome = { status: 'completed'; data: CrawlJobResult } | { status: 'failed'; error: string; code: ErrorCode };
+export type CrawlOutcome =
+  { status: 'completed' | 'cancelled'; data: CrawlJobResult } | { status: 'failed'; error: string; code: ErrorCode };
 
 /**
  * Sends the crawl's webhook (`{job_id, type, status, data}`, X-Signature) once the job's end is
@@ -24,7 +25,8 @@ export function notifyCrawlWebhook(
   if (!url) return;
   sendJobWebhook(
     job,
-    outcome.status,
+    // A cancelled crawl's job completes (with the pages it had).
+    outcome.status === 'cancelled' ? 'completed' : outcome.status,
     { kind: 'crawl', url, headers: request.webhook_headers, owner, payload: async () => ({ job_id: job.id, type: 'crawl', ...outcome }) },
     { secrets: context.webhookSecrets, urlPolicy: urlPolicyOf(context.config, logger), logger },
   );

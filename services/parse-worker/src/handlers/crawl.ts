@@ -36,6 +36,7 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
     const request = jobRequest<CrawlJobRequest>(job.data, 'crawl');
     const progress = new CrawlProgressWriter(job);
     const signal = AbortSignal.timeout(timeoutSeconds * 1000);
+    const cancel = await context.crawlCancels.watch(String(job.id));
     try {
       const result: CrawlJobResult = await crawl(
         {
@@ -55,6 +56,7 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
           // A crawl is one site: its robots.txt crawl-delay, when set, brings this down to one at a time.
           perHostConcurrency: context.config.crawlConcurrency,
           signal,
+          stopSignal: cancel.signal,
           context: pageContextOf(request),
           scope: contentScopeOf(request),
           onProgress: (statistics) => progress.report(statistics),
@@ -62,10 +64,17 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
         { ...context.web, logger },
       );
       await progress.stop();
-      logger.info({ statistics: result.statistics }, 'crawl finished');
+      logger.info({ statistics: result.statistics, cancelled: result.cancelled === true }, 'crawl finished');
       // The result goes to the blob store; Redis keeps the reference only.
       const stored = await saveJobResult(context.store, job.id, result);
-      notifyCrawlWebhook(job, request, { status: 'completed', data: result }, context, logger, job.data.owner);
+      notifyCrawlWebhook(
+        job,
+        request,
+        { status: result.cancelled ? 'cancelled' : 'completed', data: result },
+        context,
+        logger,
+        job.data.owner,
+      );
       return stored;
     } catch (caught) {
       await progress.stop();
@@ -76,6 +85,8 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
         notifyCrawlWebhook(job, request, { status: 'failed', error: message, code }, context, logger, job.data.owner);
       }
       throw error;
+    } finally {
+      cancel.release();
     }
   };
 }
