@@ -41,6 +41,18 @@ export const webhookHeaders = z
     message: 'values must not contain line breaks',
   });
 
+/** Webhook events a crawl can send; without `webhook_events`, the end (completed or failed) only. */
+export const CRAWL_WEBHOOK_EVENTS = ['crawl.started', 'crawl.page', 'crawl.completed', 'crawl.failed'] as const;
+export type CrawlWebhookEvent = (typeof CRAWL_WEBHOOK_EVENTS)[number];
+
+/** `webhook_events`: which of a job's events the webhook gets. */
+export const webhookEvents = <const T extends readonly [string, ...string[]]>(events: T) =>
+  z
+    .array(z.enum(events, { error: `must be one of ${events.join(', ')}` }), { error: `must be an array of ${events.join(', ')}` })
+    .min(1, 'must name at least one event')
+    .max(events.length)
+    .transform((list) => [...new Set(list)]);
+
 /** A list of path globs: at most `maxPatterns`, each at most `maxPatternLength` characters. */
 export const pathGlobs = () =>
   z
@@ -81,6 +93,8 @@ export const crawlCreateRequest = z
     render_js: z.boolean().optional(),
     webhook_url: httpUrl().optional(),
     webhook_headers: webhookHeaders.optional(),
+    /** Which events the webhook gets (default: crawl.completed and crawl.failed). */
+    webhook_events: webhookEvents(CRAWL_WEBHOOK_EVENTS).optional(),
     /** Every page is loaded with it; headers, credentials and host-only cookies go to the crawled site only. */
     ...pageContextFields,
     /** What part of each page is its content (main content by default). */
@@ -91,6 +105,9 @@ export const crawlCreateRequest = z
     wait_for_selectors: waitForSelectorsField.optional(),
   })
   .superRefine((value, ctx) => {
+    if (value.webhook_events && !value.webhook_url) {
+      ctx.addIssue({ code: 'custom', path: ['webhook_events'], message: 'needs webhook_url' });
+    }
     if (value.wait_for_selectors?.length && value.render_js === false) {
       ctx.addIssue({ code: 'custom', path: ['wait_for_selectors'], message: 'needs rendering (leave render_js unset or true)' });
     }

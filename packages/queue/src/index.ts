@@ -13,3 +13,4 @@ export * from './jobs/job-state';
 export * from './screenshot-cache';
 export * from './jobs/job-webhook';
 export * from './jobs/crawl-cancel';
+export * from './jobs/job-events';

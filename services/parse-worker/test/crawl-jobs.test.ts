@@ -323,6 +323,41 @@ describe('crawl depth, progress and webhooks', () => {
     expect(delivery!.headers['content-type']).toBe('application/json');
     expect(delivery!.statusOnArrival).toBe('completed');
     const lookup = (await getJson(`${stack.origin}/v1/crawl/${jobId}`)).json;
-    expect(JSON.parse(delivery!.body)).toEqual({ job_id: jobId, type: 'crawl', status: 'completed', data: lookup.data });
+    expect(JSON.parse(delivery!.body)).toEqual({
+      event: 'crawl.completed',
+      job_id: jobId,
+      type: 'crawl',
+      status: 'completed',
+      data: lookup.data,
+    });
+  });
+
+  it('sends the asked webhook_events in order, each signed: started, every page, then completed', async () => {
+    deliveries.length = 0;
+    const created = await postJson(`${stack.origin}/v1/crawl`, {
+      url: `${site.origin}/`,
+      depth: 5,
+      webhook_url: receiverUrl,
+      webhook_events: ['crawl.started', 'crawl.page', 'crawl.completed'],
+    });
+    const jobId = created.json.job_id as string;
+    await pollUntil(
+      async () => deliveries.map((delivery) => (JSON.parse(delivery.body) as Json).event),
+      (events) => events.includes('crawl.completed'),
+    );
+    const bodies = deliveries.map((delivery) => JSON.parse(delivery.body) as Json);
+    for (const delivery of deliveries) expect(delivery.headers['x-signature']).toBe(signWebhookBody(delivery.body, WEBHOOK_SECRET));
+    expect(bodies.map((body) => [body.event, body.url ?? null])).toEqual([
+      ['crawl.started', `${site.origin}/`],
+      ...['/', '/a', '/b', '/c', '/d'].map((path) => ['crawl.page', `${site.origin}${path}`]),
+      ['crawl.completed', null],
+    ]);
+    expect(bodies[1]).toMatchObject({ job_id: jobId, type: 'crawl', depth: 0, data: { metadata: { title: 'Page /' } } });
+    expect((bodies[1]!.data as Json).markdown).toContain('Step 0.');
+
+    // Events only: no end webhook when the end is not asked for; webhook_events needs webhook_url.
+    const refused = await postJson(`${stack.origin}/v1/crawl`, { url: `${site.origin}/`, webhook_events: ['crawl.page'] });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ code: 'INVALID_REQUEST', field: 'webhook_events' });
   });
 });

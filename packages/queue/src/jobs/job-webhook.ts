@@ -13,6 +13,8 @@ export interface JobWebhook {
   owner: string | undefined;
   /** The body, built once the job's end is recorded and a secret is known. */
   payload(): Promise<unknown>;
+  /** Waited for before sending (the job's progress events, so the end comes last). */
+  after?: Promise<unknown>;
 }
 
 export interface JobWebhookDeps {
@@ -38,6 +40,7 @@ export function sendJobWebhook(
   const { logger } = deps;
   void (async () => {
     await whenJobState(job, status);
+    await webhook.after?.catch(() => undefined);
     const secret = await deps.secrets.secretFor(webhook.owner);
     if (secret === undefined) {
       logger.warn(`${kind} webhook not sent: its API key has no webhook signing secret`);

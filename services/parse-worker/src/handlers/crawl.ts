@@ -16,7 +16,7 @@ import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from './job-handler';
 import { CrawlProgressWriter } from './crawl-progress';
 import { jobRequest } from './job-request';
-import { notifyCrawlWebhook } from './crawl-webhook';
+import { crawlEventStream, crawlEventsOf, notifyCrawlWebhook } from './crawl-webhook';
 
 /** Whether this failure ends the job (the worker retries only retryable AppErrors). */
 function isFinalFailure(job: Pick<Job, 'attemptsMade' | 'opts'>, error: unknown): boolean {
@@ -37,6 +37,11 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
     const progress = new CrawlProgressWriter(job);
     const signal = AbortSignal.timeout(timeoutSeconds * 1000);
     const cancel = await context.crawlCancels.watch(String(job.id));
+    const events = crawlEventsOf(request);
+    const stream = crawlEventStream(request, context, logger, job.data.owner);
+    if (events.has('crawl.started')) {
+      await stream?.push({ event: 'crawl.started', job_id: job.id, type: 'crawl', status: 'processing', url: request.url });
+    }
     try {
       const result: CrawlJobResult = await crawl(
         {
@@ -60,6 +65,12 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
           context: pageContextOf(request),
           scope: contentScopeOf(request),
           onProgress: (statistics) => progress.report(statistics),
+          ...(events.has('crawl.page')
+            ? {
+                onPage: ({ url, depth, page }) =>
+                  stream?.push({ event: 'crawl.page', job_id: job.id, type: 'crawl', status: 'processing', url, depth, data: page }),
+              }
+            : {}),
         },
         { ...context.web, logger },
       );
@@ -82,7 +93,7 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
       if (isFinalFailure(job, error)) {
         // Internal details stay in the log, as in the lookup's answer.
         const { code, message } = publicJobError(encodeJobError(error));
-        notifyCrawlWebhook(job, request, { status: 'failed', error: message, code }, context, logger, job.data.owner);
+        notifyCrawlWebhook(job, request, { status: 'failed', error: message, code }, context, logger, job.data.owner, stream?.drained());
       }
       throw error;
     } finally {
