@@ -6,6 +6,7 @@ export * from './page-controls';
 export * from './scrape';
 export * from './crawl';
 export * from './map';
+export * from './batch';
 export * from './queues';
 export * from './plans';
 export * from './watch';

@@ -10,6 +10,8 @@ import {
   type CrawlJobPayload,
   type CrawlJobResult,
   type MapJobPayload,
+  type BatchJobPayload,
+  type BatchJobResult,
   type MapJobResult,
   type JobEnvelope,
   type ParseJobPayload,
@@ -24,6 +26,7 @@ import {
 import { screenshotJobSeconds } from './screenshot';
 import { WATCH_LIMITS } from './watch';
 import { MAP_LIMITS } from './map';
+import { batchTimeoutSeconds } from './batch';
 
 /**
  * What a job returns to its queue in place of a large result: where the result is in the blob
@@ -44,6 +47,7 @@ export interface JobMap {
   parse: { queue: typeof QUEUES.parse; payload: ParseJobPayload; result: StoredResultRef; loaded: ParseJobResult };
   watch: { queue: typeof QUEUES.parse; payload: WatchJobPayload; result: WatchJobResult; loaded: WatchJobResult };
   map: { queue: typeof QUEUES.parse; payload: MapJobPayload; result: StoredResultRef; loaded: MapJobResult };
+  batch: { queue: typeof QUEUES.parse; payload: BatchJobPayload; result: StoredResultRef; loaded: BatchJobResult };
 }
 
 export type JobName = keyof JobMap;
@@ -109,6 +113,11 @@ export const JOB_KINDS: { readonly [N in JobName]: JobKind<N> } = {
   watch: { queue: QUEUES.parse, budgetSeconds: () => WATCH_LIMITS.checkTimeoutSeconds, followMarginSeconds: JOB_DEADLINE_MARGIN_SECONDS },
   // The client waits for the answer, as for a scrape.
   map: { queue: QUEUES.parse, budgetSeconds: () => MAP_LIMITS.timeoutSeconds, followMarginSeconds: 2 },
+  batch: {
+    queue: QUEUES.parse,
+    budgetSeconds: ({ request, concurrency }) => batchTimeoutSeconds(request.urls.length, request.timeout, concurrency),
+    followMarginSeconds: JOB_DEADLINE_MARGIN_SECONDS,
+  },
 };
 
 export interface PayloadOptions {

@@ -16,6 +16,8 @@ export interface PlanLimits {
   mapLinks: number;
   /** Most pages one map's link walk reads (sitemaps are read whatever the plan). */
   mapPages: number;
+  /** Most URLs in one batch scrape. */
+  batchUrls: number;
   /** Most watches one key may have. */
   watches: number;
   /** Shortest gap a key's watch schedule may have between two checks, in seconds. */
@@ -31,6 +33,7 @@ export type PlanTable = Readonly<Record<PlanName, PlanLimits>>;
 
 export const PLANS: PlanTable = {
   free: {
+    batchUrls: 10,
     mapLinks: 500,
     mapPages: 25,
     requestsPerMinute: 10,
@@ -42,6 +45,7 @@ export const PLANS: PlanTable = {
     watchIntervalSeconds: 3_600,
   },
   pro: {
+    batchUrls: 100,
     mapLinks: 5_000,
     mapPages: 500,
     requestsPerMinute: 100,
@@ -53,6 +57,7 @@ export const PLANS: PlanTable = {
     watchIntervalSeconds: 300,
   },
   enterprise: {
+    batchUrls: 1_000,
     mapLinks: 10_000,
     mapPages: 2_000,
     requestsPerMinute: 1_000,

@@ -4,6 +4,7 @@ import type { WatchChangeType, WatchNotificationOutcome, WatchTrigger } from './
 import type { ScrapeQuery, ScrapeResponse } from './scrape';
 import type { CrawlData, CrawlJobRequest } from './crawl';
 import type { MapJobRequest, MapResponse } from './map';
+import type { BatchData, BatchScrapeRequest } from './batch';
 import type { OutputFormat } from './parse';
 
 /**
@@ -17,7 +18,7 @@ export const QUEUES = {
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
-export const JOB_TYPES = ['screenshot', 'crawl', 'scrape', 'parse', 'watch', 'map'] as const;
+export const JOB_TYPES = ['screenshot', 'crawl', 'scrape', 'parse', 'watch', 'map', 'batch'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 /** Seconds a job may stay unfinished beyond its own timeout before it is reported failed. */
@@ -60,7 +61,7 @@ export type ScreenshotJobName = QueueJobMap['screenshot']['name'];
  * The parse queue carries several kinds of work, told apart by job name. Each kind adds its
  * payload/result here as it lands; the worker dispatches on the name.
  */
-export type ParseQueueJobName = 'scrape' | 'crawl' | 'parse' | 'watch' | 'map';
+export type ParseQueueJobName = 'scrape' | 'crawl' | 'parse' | 'watch' | 'map' | 'batch';
 
 export interface ParseQueuePayload extends JobEnvelope {
   [field: string]: unknown;
@@ -87,6 +88,10 @@ export type ScrapeJobResult = ScrapeResponse;
  */
 export type MapJobPayload = ParseQueueJobPayload<{ request: MapJobRequest }>;
 export type MapJobResult = MapResponse;
+
+/** Batch scrape jobs (job name `batch`): progress is `BatchProgress`, the result `BatchData`. */
+export type BatchJobPayload = ParseQueueJobPayload<{ request: BatchScrapeRequest; concurrency: number }>;
+export type BatchJobResult = BatchData;
 
 /**
  * Crawl jobs (job name `crawl`): progress is `CrawlProgress` while running, the result is the

@@ -3,7 +3,7 @@ import { PlanLimit, PLANS } from '@sitelens/contracts';
 import { bearerToken, generateApiKey, hashApiKey, keyIdOf } from '../src/auth/api-keys';
 import { KeyResolver } from '../src/auth/key-resolver';
 import type { IssuedKey } from '../src/auth/key-store';
-import { enforceMapLimits, enforcePagesPerRequest, enforceStreaming } from '../src/auth/plan-limits';
+import { enforceBatchSize, enforceMapLimits, enforcePagesPerRequest, enforceStreaming } from '../src/auth/plan-limits';
 import { bindingWindow, rateLimitHeaders, retryAfterSeconds, type WindowState } from '../src/auth/rate-limit';
 
 describe('plan table', () => {
@@ -79,6 +79,18 @@ describe('enforceMapLimits', () => {
     const attempt = () => enforceMapLimits(as('free'), 501);
     expect(attempt).toThrow(PlanLimit);
     expect(attempt).toThrow("limit 501 exceeds the free plan's limit of 500 URLs per map");
+  });
+});
+
+describe('enforceBatchSize', () => {
+  const as = (plan: string) => ({ auth: { keyId: 'k', plan } });
+
+  it('lets a batch within the plan through and refuses a larger one with 403 PLAN_LIMIT naming the cap', () => {
+    expect(() => enforceBatchSize(as('free'), 10)).not.toThrow();
+    expect(() => enforceBatchSize({}, 1_000)).not.toThrow();
+    expect(() => enforceBatchSize(as('free'), 11)).toThrow("11 urls exceed the free plan's limit of 10 URLs per batch");
+    expect(() => enforceBatchSize(as('pro'), 101)).toThrow(PlanLimit);
+    expect(() => enforceBatchSize(as('enterprise'), 1_000)).not.toThrow();
   });
 });
 

@@ -58,6 +58,13 @@ export function enforceMapLimits(request: Authenticated, requested: number | und
   return { limit, maxPages: plan.limits.mapPages };
 }
 
+/** Refuses a batch with more URLs than the caller's plan allows (403 PLAN_LIMIT naming the cap). */
+export function enforceBatchSize(request: Authenticated, urls: number): void {
+  const plan = planOf(request);
+  if (!plan || urls <= plan.limits.batchUrls) return;
+  throw new PlanLimit(`${urls} urls exceed the ${plan.name} plan's limit of ${plan.limits.batchUrls} URLs per batch`);
+}
+
 /** Refuses a streamed response on a plan without streaming (403 PLAN_LIMIT). */
 export function enforceStreaming(request: Authenticated): void {
   const plan = planOf(request);

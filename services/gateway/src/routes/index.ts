@@ -1,4 +1,6 @@
 import type { AnyRoute } from '../http/route';
+import { batchCreate } from './batch.create';
+import { batchGet } from './batch.get';
 import { crawlCreate } from './crawl.create';
 import { crawlDelete } from './crawl.delete';
 import { docsAssetsGet } from './docs-assets.get';
@@ -35,6 +37,8 @@ export const API_ROUTES: readonly AnyRoute[] = [
   crawlCreate,
   crawlDelete,
   mapCreate,
+  batchCreate,
+  batchGet,
   parseCreate,
   // The literal paths before /v1/parse/:job_id, which would take them for job ids.
   parseTemplatesGet,

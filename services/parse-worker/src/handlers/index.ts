@@ -1,5 +1,6 @@
 import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandlers } from './job-handler';
+import { createBatchHandler } from './batch';
 import { createCrawlHandler } from './crawl';
 import { createMapHandler } from './map';
 import { createParseHandler } from './parse';
@@ -17,5 +18,6 @@ export function createParseHandlers(context: ParseWorkerContext): ParseJobHandle
     crawl: createCrawlHandler(context),
     watch: createWatchHandler(context),
     map: createMapHandler(context),
+    batch: createBatchHandler(context),
   };
 }
