@@ -23,6 +23,8 @@ export const CRAWL_LIMITS = {
   maxPatterns: 50,
   maxPatternLength: 256,
   maxWebhookHeaders: 20,
+  /** Longest max_age: pages are kept for reuse a week. */
+  maxAgeSeconds: 7 * 86_400,
 } as const;
 
 /** Longest webhook header name. */
@@ -93,6 +95,10 @@ export const crawlCreateRequest = z
     render_js: z.boolean().optional(),
     webhook_url: httpUrl().optional(),
     webhook_headers: webhookHeaders.optional(),
+    /** Seconds: a page this crawl's key fetched (with the same options) that recently is reused, not fetched again. */
+    max_age: boundedInt(0, CRAWL_LIMITS.maxAgeSeconds)
+      .optional()
+      .describe(`Seconds (at most ${CRAWL_LIMITS.maxAgeSeconds}): reuse a page fetched that recently by a crawl with the same options`),
     /** Which events the webhook gets (default: crawl.completed and crawl.failed). */
     webhook_events: webhookEvents(CRAWL_WEBHOOK_EVENTS).optional(),
     /** Every page is loaded with it; headers, credentials and host-only cookies go to the crawled site only. */

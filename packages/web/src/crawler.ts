@@ -44,6 +44,12 @@ export interface CrawlResult {
   cancelled?: true;
 }
 
+/** Pages fetched recently, kept for reuse (`max_age`): a hit skips the fetch. */
+export interface PageCache {
+  get(url: string): Promise<ScrapedPage | undefined>;
+  put(url: string, page: ScrapedPage): Promise<void>;
+}
+
 export interface CrawlPageEvent {
   url: string;
   depth: number;
@@ -88,6 +94,8 @@ export interface CrawlOptions {
   context?: PageContext;
   /** What part of each page is its content; the main content by default. */
   scope?: ContentScope;
+  /** Pages read from it when fresh enough, and written to it when fetched. */
+  pageCache?: PageCache;
   onProgress?: (statistics: CrawlStatistics) => void;
   onPage?: (event: CrawlPageEvent) => void | Promise<void>;
 }
@@ -156,11 +164,13 @@ class Crawl {
   }
 
   private async visit(candidate: Candidate): Promise<string[]> {
+    const cache = this.options.pageCache;
+    let page: ScrapedPage | undefined = await cache?.get(candidate.url).catch(() => undefined);
+    if (page) return this.keep(candidate, page);
     const host = new URL(candidate.url).host;
     const rules = await this.rules(candidate.url);
     const delay = Math.min(rules?.crawlDelayMs ?? 0, this.options.maxCrawlDelayMs ?? 30_000);
     const release = await this.gate.acquire(host, delay, this.signal);
-    let page: ScrapedPage;
     try {
       page = await scrapePage(
         {
@@ -184,6 +194,12 @@ class Crawl {
     } finally {
       release();
     }
+    await cache?.put(candidate.url, page).catch(() => undefined);
+    return this.keep(candidate, page);
+  }
+
+  /** Records a page read (fetched or reused) and returns its links. */
+  private async keep(candidate: Candidate, page: ScrapedPage): Promise<string[]> {
     const key = normalizeUrl(page.url) ?? candidate.url;
     if (candidate.depth === 0) this.scope.addHost(new URL(key).hostname);
     // A redirect to a page already crawled, or off the site, gives its slot back.

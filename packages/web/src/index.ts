@@ -46,6 +46,14 @@ export {
 } from './deps';
 export { scrapePage, type PageRequest, type ScrapedPage, type ContentFormat, type ContentScope } from './scrape-page';
 export { scrapeUrl, toScrapeResult, type ScrapeOptions, type ScrapeResult, type ScrapeMetadata } from './scrape';
-export { crawl, type CrawlOptions, type CrawlResult, type CrawlPage, type CrawlPageEvent, type CrawlStatistics } from './crawler';
+export {
+  crawl,
+  type CrawlOptions,
+  type CrawlResult,
+  type CrawlPage,
+  type CrawlPageEvent,
+  type CrawlStatistics,
+  type PageCache,
+} from './crawler';
 export { compilePathGlobs, globToRegexSource } from './path-glob';
 export { mapSite, type MapOptions, type MapResult, type SitemapMode } from './map';

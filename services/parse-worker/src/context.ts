@@ -4,7 +4,8 @@ import { openGuardedBrowser, renderHtml, type BrowserPool, type GuardedBrowserDe
 import { urlPolicyOf } from '@sitelens/egress';
 import { createModelClient, type ModelClient, type ModelClientDeps } from '@sitelens/extract';
 import { createSchemaChecker, type SchemaChecker, type SchemaCheckerOptions } from '@sitelens/parse-input';
-import { QUEUES } from '@sitelens/contracts';
+import { CRAWL_LIMITS, QUEUES } from '@sitelens/contracts';
+import { PAGE_CACHE_PREFIX } from './handlers/page-cache';
 import type { QueueEvents } from 'bullmq';
 import {
   closeHandle,
@@ -110,6 +111,8 @@ export async function openParseWorkerContext(
   cancelSubscriber.on('error', () => undefined);
   const crawlCancels = new CrawlCancellations(cancelSubscriber, redis, config.redis.prefix);
   // Job results expire with their jobs (JOB_RETENTION).
+  // Pages kept for crawls' max_age go after a week, the longest max_age.
+  const stopPageSweep = scheduleSweep(store, { prefix: PAGE_CACHE_PREFIX, maxAgeMs: CRAWL_LIMITS.maxAgeSeconds * 1000, logger });
   const stopSweep = scheduleSweep(store, {
     prefix: RESULTS_KEY_PREFIX,
     maxAgeMs: config.jobRetentionMs,
@@ -146,6 +149,7 @@ export async function openParseWorkerContext(
     },
     async close() {
       stopSweep();
+      stopPageSweep();
       await guarded.close({ drainMs: 1_000 });
       await content.close();
       await schemaChecker.close();

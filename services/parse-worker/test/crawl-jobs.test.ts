@@ -144,6 +144,25 @@ describe('crawl jobs', () => {
     }
   });
 
+  it('max_age reuses pages fetched that recently instead of fetching them again', async () => {
+    const body = { url: `${blog.origin}/`, depth: 1, link_limit: 5 };
+    const pagesFetched = () => pageHits(blog).filter((path) => path === '/' || path.startsWith('/posts/')).length;
+    const first = await crawlToEnd(stack, { ...body, max_age: 3_600 });
+    expect(first.status).toBe('completed');
+    const afterFirst = pagesFetched();
+    expect(afterFirst).toBe(5);
+
+    const reused = await crawlToEnd(stack, { ...body, max_age: 3_600 });
+    expect(pagesFetched()).toBe(afterFirst);
+    expect((reused.data as Json).crawl_data).toEqual((first.data as Json).crawl_data);
+
+    // Without max_age, or with other options, pages are fetched again.
+    await crawlToEnd(stack, body);
+    expect(pagesFetched()).toBe(afterFirst * 2);
+    await crawlToEnd(stack, { ...body, max_age: 3_600, format: 'text' });
+    expect(pagesFetched()).toBe(afterFirst * 3);
+  });
+
   it('leaves out pages whose path matches exclude_patterns', async () => {
     const final = await crawlToEnd(stack, { url: `${blog.origin}/`, patterns: ['/posts/*'], exclude_patterns: ['/posts/first-*'] });
     const paths = pathsOf(blog, final.data as Json);

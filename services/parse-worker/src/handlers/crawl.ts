@@ -16,6 +16,7 @@ import type { ParseWorkerContext } from '../context';
 import type { ParseJobHandler } from './job-handler';
 import { CrawlProgressWriter } from './crawl-progress';
 import { jobRequest } from './job-request';
+import { blobPageCache } from './page-cache';
 import { crawlEventStream, crawlEventsOf, notifyCrawlWebhook } from './crawl-webhook';
 
 /** Whether this failure ends the job (the worker retries only retryable AppErrors). */
@@ -64,6 +65,22 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
           stopSignal: cancel.signal,
           context: pageContextOf(request),
           scope: contentScopeOf(request),
+          // max_age: pages fetched that recently (by this key, with these options) are reused.
+          ...(request.max_age === undefined
+            ? {}
+            : {
+                pageCache: blobPageCache(context.store, {
+                  owner: job.data.owner,
+                  variant: [
+                    request.format,
+                    request.include_html,
+                    request.render_js ?? 'auto',
+                    contentScopeOf(request),
+                    pageContextOf(request) ?? null,
+                  ],
+                  maxAgeSeconds: request.max_age,
+                }),
+              }),
           onProgress: (statistics) => progress.report(statistics),
           ...(events.has('crawl.page')
             ? {

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import type { BlobStore } from '@sitelens/storage';
+import type { PageCache, ScrapedPage } from '@sitelens/web';
+
+/** Where reused pages live in the blob store; swept after a week (the longest max_age). */
+export const PAGE_CACHE_PREFIX = 'page-cache/';
+
+interface CachedPage {
+  stored_at: number;
+  page: ScrapedPage;
+}
+
+async function readText(store: BlobStore, key: string): Promise<string> {
+  const content = await store.get(key);
+  const chunks: Buffer[] = [];
+  for await (const chunk of content.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A crawl's `max_age` page cache in the blob store. Entries are per owner (hosted mode: an API key
+ * never reuses what another fetched) and per `variant` (the options that change what a page reads:
+ * format, content scope, page context, rendering), keyed by a hash so no URL or secret shows in a
+ * name. A page is reused when it was stored at most `maxAgeSeconds` ago.
+ */
+export function blobPageCache(
+  store: BlobStore,
+  options: { owner: string | undefined; variant: unknown; maxAgeSeconds: number; now?: () => number },
+): PageCache {
+  const now = options.now ?? Date.now;
+  const keyOf = (url: string) =>
+    `${PAGE_CACHE_PREFIX}${createHash('sha256')
+      .update(JSON.stringify([options.owner ?? '', options.variant, url]))
+      .digest('hex')}.json`;
+  return {
+    async get(url) {
+      if (options.maxAgeSeconds <= 0) return undefined;
+      const cached = JSON.parse(await readText(store, keyOf(url)).catch(() => 'null')) as CachedPage | null;
+      if (!cached || now() - cached.stored_at > options.maxAgeSeconds * 1000) return undefined;
+      return cached.page;
+    },
+    async put(url, page) {
+      const entry: CachedPage = { stored_at: now(), page };
+      await store.put(keyOf(url), Buffer.from(JSON.stringify(entry)), 'application/json');
+    },
+  };
+}
