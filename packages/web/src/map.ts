@@ -38,7 +38,7 @@ export interface MapOptions {
 export interface MapResult {
   url: string;
   links: string[];
-  /** URLs found, before `limit` cut them. */
+  /** URLs found, before `limit` cut them (without `search`, the walk stops once it has `limit`). */
   total: number;
 }
 
@@ -159,6 +159,9 @@ class SiteMap {
     const queue: string[] = [];
     const queued = new Set<string>([this.start]);
     let read = 0;
+    // Without `search` the answer is the first `limit` URLs in the order found: once there are that
+    // many, reading on could only raise `total`.
+    const enough = () => !this.options.search?.trim() && this.found.size >= this.options.limit;
     const visit = async (url: string) => {
       read += 1;
       const page = await this.read(url);
@@ -173,14 +176,14 @@ class SiteMap {
       }
     };
     // robots.txt decides what the walk reads, the start page included.
-    if (startAllowed) await visit(this.start);
+    if (startAllowed && !enough()) await visit(this.start);
     for (const seed of seeds) {
       if (queued.has(seed)) continue;
       queued.add(seed);
       queue.push(seed);
     }
     const reader = async () => {
-      while (queue.length > 0 && read < maxPages && Date.now() < this.deadline) {
+      while (queue.length > 0 && read < maxPages && Date.now() < this.deadline && !enough()) {
         this.options.signal?.throwIfAborted();
         await visit(queue.shift()!);
       }

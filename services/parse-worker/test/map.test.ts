@@ -107,6 +107,12 @@ describe('POST /v1/map', () => {
     expect(cut.json.links).toHaveLength(10);
     expect(cut.json.total).toBe(LISTED);
 
+    // Without search, the first `limit` found are the answer: the walk stops there.
+    const before = site.hits.length;
+    const quick = await map({ limit: 10, sitemap: 'skip' });
+    expect(quick.json.links).toHaveLength(10);
+    expect(site.hits.length - before).toBeLessThan(30);
+
     const searched = await map({ limit: 3, search: 'pricing' });
     // The path /pricing (path and title) first, then /p/42 (title "Pricing FAQ").
     expect(searched.json.links).toEqual([`${site.origin}/pricing`, page(42), expect.any(String)]);
