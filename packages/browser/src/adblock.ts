@@ -5,7 +5,7 @@ import { extractFeaturesFromDOM } from '@ghostery/adblocker-content';
 import { PuppeteerBlocker } from '@ghostery/adblocker-puppeteer';
 import type { Page } from 'puppeteer-core';
 import type { Logger } from '@sitelens/telemetry';
-import { readSystemList } from './system-lists';
+import { fetchListText, readSystemList } from './system-lists';
 
 /** The list shipped with the package: the machine may have no internet, so blocking never depends on it. */
 export const BUNDLED_LIST_PATH = path.join(__dirname, '..', 'assets', 'adblock-lists.txt');
@@ -69,13 +69,7 @@ export class Adblocker {
     if (urls.length === 0) return false;
     const timeoutMs = this.options.fetchTimeoutMs ?? 15_000;
     try {
-      const lists = await Promise.all(
-        urls.map(async (url) => {
-          const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-          if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-          return response.text();
-        }),
-      );
+      const lists = await Promise.all(urls.map((url) => fetchListText(url, { timeoutMs })));
       this.engine = buildEngine([this.bundled, ...lists]);
       this.options.logger.info({ lists: urls.length }, 'ad-block lists refreshed');
       return true;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { siteOf } from '@sitelens/contracts';
 import type { Logger } from '@sitelens/telemetry';
-import { readSystemList } from './system-lists';
+import { fetchListText, readSystemList } from './system-lists';
 
 /**
  * Host lists bundled with the package (they load offline): chat widgets (`block_chats`) and
@@ -24,7 +24,7 @@ export const HOST_LISTS = {
 export type HostListName = keyof typeof HOST_LISTS;
 
 const HOSTS_FILE_LINE = /^(?:0\.0\.0\.0|127\.0\.0\.1|::1?|::)\s+(\S+)$/;
-const ADBLOCK_HOST_RULE = /^\|\|([a-z0-9.-]+)(\/[^^$*|]*)?\^?(?:\$(.*))?$/;
+const ADBLOCK_HOST_RULE = /^\|\|([a-z0-9.-]+)(\/[^^$*|]*)?(\^)?(?:\$(.*))?$/;
 const PLAIN_ENTRY = /^([a-z0-9.-]+)(\/\S*)?$/;
 /** Rule options that keep a host rule a plain block (resource types, third party). */
 const PLAIN_OPTIONS = new Set([
@@ -51,6 +51,8 @@ const PLAIN_OPTIONS = new Set([
 interface Entry {
   /** Path prefix ('' for the whole host). */
   prefix: string;
+  /** The rule ended in `^`: what follows the prefix must be a separator (`/beacon^` is not `/beacons`). */
+  anchored: boolean;
   /** Blocked only when loaded by a page of another site. */
   thirdParty: boolean;
 }
@@ -67,18 +69,29 @@ function entryOf(raw: string): [string, Entry] | undefined {
     .trim();
   if (!text) return undefined;
   const hosts = HOSTS_FILE_LINE.exec(text);
-  if (hosts) return hosts[1] === 'localhost' || hosts[1]!.includes('*') ? undefined : [hosts[1]!, { prefix: '', thirdParty: false }];
+  if (hosts)
+    return hosts[1] === 'localhost' || hosts[1]!.includes('*')
+      ? undefined
+      : [hosts[1]!, { prefix: '', anchored: false, thirdParty: false }];
   const rule = ADBLOCK_HOST_RULE.exec(text);
   if (rule) {
-    const options = rule[3] === undefined ? [] : rule[3].split(',');
+    const options = rule[4] === undefined ? [] : rule[4].split(',');
     if (!options.every((option) => PLAIN_OPTIONS.has(option))) return undefined;
     if (!rule[1]!.includes('.')) return undefined;
     const thirdParty = options.includes('third-party') || options.includes('3p');
-    return [rule[1]!, { prefix: rule[2] ?? '', thirdParty }];
+    return [rule[1]!, { prefix: rule[2] ?? '', anchored: rule[2] !== undefined && rule[3] === '^', thirdParty }];
   }
   const plain = PLAIN_ENTRY.exec(text);
-  if (plain && plain[1]!.includes('.')) return [plain[1]!, { prefix: plain[2] ?? '', thirdParty: false }];
+  if (plain && plain[1]!.includes('.')) return [plain[1]!, { prefix: plain[2] ?? '', anchored: false, thirdParty: false }];
   return undefined;
+}
+
+/** Adblock's `^`: anything but a letter, digit or one of `_ - . %`, or the end of the address. */
+const SEPARATOR = /^(?:$|[^\w.%-])/;
+
+function pathMatches(path: string, entry: Entry): boolean {
+  if (!path.startsWith(entry.prefix)) return false;
+  return !entry.anchored || SEPARATOR.test(path.slice(entry.prefix.length));
 }
 
 export class HostList {
@@ -115,6 +128,7 @@ export class HostList {
       return false;
     }
     const host = parsed.hostname.toLowerCase();
+    const path = parsed.pathname + parsed.search;
     const labels = host.split('.');
     let firstParty: boolean | undefined;
     const isFirstParty = () => {
@@ -129,7 +143,7 @@ export class HostList {
     };
     for (let i = 0; i < labels.length - 1; i++) {
       const entries = this.entries.get(labels.slice(i).join('.'));
-      if (entries?.some((entry) => parsed.pathname.startsWith(entry.prefix) && !(entry.thirdParty && isFirstParty()))) return true;
+      if (entries?.some((entry) => pathMatches(path, entry) && !(entry.thirdParty && isFirstParty()))) return true;
     }
     return false;
   }
@@ -143,17 +157,6 @@ function bundled(name: HostListName): Promise<string> {
     bundledText.set(name, text);
   }
   return text;
-}
-
-/** A bundled list alone, read and parsed once per process. */
-const bundledLists = new Map<HostListName, Promise<HostList>>();
-export function hostList(name: HostListName): Promise<HostList> {
-  let list = bundledLists.get(name);
-  if (!list) {
-    list = bundled(name).then((text) => HostList.parse(text));
-    bundledLists.set(name, list);
-  }
-  return list;
 }
 
 export interface HostListsOptions {
@@ -198,7 +201,9 @@ export class HostLists {
       const urls = this.options.urls[name] ?? [];
       if (urls.length === 0) continue;
       try {
-        const fetched = await Promise.all(urls.map((url) => this.fetchList(url)));
+        const fetched = await Promise.all(
+          urls.map((url) => fetchListText(url, { timeoutMs: this.options.fetchTimeoutMs, maxBytes: this.options.maxBytes })),
+        );
         const list = HostList.parse(...(await this.texts(name)), ...fetched);
         this.current.set(name, Promise.resolve(list));
         refreshed.push(name);
@@ -224,15 +229,5 @@ export class HostLists {
       this.base.set(name, texts);
     }
     return texts;
-  }
-
-  private async fetchList(url: string): Promise<string> {
-    const maxBytes = this.options.maxBytes ?? 20 * 1024 * 1024;
-    const response = await fetch(url, { signal: AbortSignal.timeout(this.options.fetchTimeoutMs ?? 15_000) });
-    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-    if (Number(response.headers.get('content-length') ?? 0) > maxBytes) throw new Error(`${url} is larger than ${maxBytes} bytes`);
-    const text = await response.text();
-    if (Buffer.byteLength(text) > maxBytes) throw new Error(`${url} is larger than ${maxBytes} bytes`);
-    return text;
   }
 }

@@ -30,3 +30,24 @@ export async function readSystemList(dir: string | undefined, name: SystemListNa
     return undefined;
   }
 }
+
+/**
+ * A filter or host list from a configured URL, read as a stream and refused past `maxBytes`
+ * (whatever Content-Length says) or `timeoutMs`.
+ */
+export async function fetchListText(url: string, options: { timeoutMs?: number; maxBytes?: number } = {}): Promise<string> {
+  const maxBytes = options.maxBytes ?? 20 * 1024 * 1024;
+  const response = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 15_000) });
+  if (!response.ok || !response.body) throw new Error(`${url} answered ${response.status}`);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      await response.body.cancel().catch(() => undefined);
+      throw new Error(`${url} is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

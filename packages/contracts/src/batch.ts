@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { webhookEvents, webhookHeaders } from './crawl';
 import { httpUrl, oneOf, queryBoolean, queryInt } from './fields';
-import { cookieDomainProblem, pageContextFields, waitForSelectorsField } from './page-controls';
+import { cookieDomainProblem, isSameSite, pageContextFields, waitForSelectorsField } from './page-controls';
 import { SCRAPE_FORMATS, SCRAPE_LIMITS, contentScopeFields, type ScrapeResponse } from './scrape';
 
 /** POST /v1/batch/scrape: many pages scraped as one job, followed at GET /v1/batch/scrape/<job_id>. */
@@ -52,6 +52,13 @@ export const batchScrapeRequest = z
     }
     if (value.wait_for_selectors?.length && value.render_js === false) {
       ctx.addIssue({ code: 'custom', path: ['wait_for_selectors'], message: 'needs rendering (leave render_js unset or true)' });
+    }
+    // Headers, basic auth and host-only cookies go to a page's own site: with them, every URL must
+    // be on one site, or they would reach sites the client meant to keep them from.
+    const secrets = value.headers !== undefined || value.http_auth !== undefined || (value.cookies ?? []).some((cookie) => !cookie.domain);
+    if (secrets && value.urls.length > 0 && value.urls.some((url) => !isSameSite(url, value.urls[0]!))) {
+      const field = value.headers !== undefined ? 'headers' : value.http_auth !== undefined ? 'http_auth' : 'cookies';
+      ctx.addIssue({ code: 'custom', path: [field], message: 'needs every url on one site (they go to the target site only)' });
     }
     // A cookie with a domain goes to the URLs of that site only; it must be one of the batch's sites.
     (value.cookies ?? []).forEach((cookie, index) => {

@@ -124,6 +124,8 @@ class SiteMap {
         signal: this.options.signal,
         maxUrls: this.maxFound,
         maxSitemaps: 50,
+        // Sitemaps share the walk's time: past it, what they listed so far is kept.
+        deadline: this.deadline,
       });
     } catch (error) {
       if (this.options.signal?.aborted) throw error;
@@ -182,11 +184,32 @@ class SiteMap {
       queued.add(seed);
       queue.push(seed);
     }
+    // Readers wait while the queue is empty but others are still reading (their pages may add
+    // links); the walk ends when the queue is empty and nobody is reading.
+    let reading = 0;
+    let wake: (() => void) | undefined;
+    let woken = new Promise<void>((resolve) => (wake = resolve));
+    const nudge = () => {
+      wake?.();
+      woken = new Promise<void>((resolve) => (wake = resolve));
+    };
     const reader = async () => {
-      while (queue.length > 0 && read < maxPages && Date.now() < this.deadline && !enough()) {
+      while (read < maxPages && Date.now() < this.deadline && !enough()) {
         this.options.signal?.throwIfAborted();
-        await visit(queue.shift()!);
+        if (queue.length === 0) {
+          if (reading === 0) break;
+          await woken;
+          continue;
+        }
+        reading += 1;
+        try {
+          await visit(queue.shift()!);
+        } finally {
+          reading -= 1;
+          nudge();
+        }
       }
+      nudge();
     };
     await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency ?? 8) }, reader));
   }

@@ -91,8 +91,9 @@ export async function scrapePage(request: PageRequest, deps: WebDeps, resources:
   const requested = assertPublicUrl(request.url, urlCheckOf(deps)).href;
   await assertRobotsAllow(requested, request, resources);
   const wanted = contentRequest(request.format, request.selector, request.scope);
-  // Waiting for selectors means running the page's scripts.
-  const renderJs = request.context?.waitForSelectors?.length ? true : (request.renderJs ?? 'auto');
+  // Waiting for selectors means running the page's scripts; a URL named like a document is read, not rendered.
+  const looksLikeDocument = documentTypeOf('', requested) !== undefined;
+  const renderJs = looksLikeDocument ? 'auto' : request.context?.waitForSelectors?.length ? true : (request.renderJs ?? 'auto');
 
   if (renderJs === true) {
     const rendered = await render(requested, request, deps);

@@ -89,6 +89,8 @@ export interface SitemapDiscoveryOptions {
   /** Sitemap files fetched at most (indexes included). */
   maxSitemaps?: number;
   timeoutMs?: number;
+  /** Epoch ms: no sitemap is fetched past it, and none takes longer; the URLs found so far are the answer. */
+  deadline?: number;
 }
 
 const GZIP_TYPES = new Set(['application/gzip', 'application/x-gzip', 'application/octet-stream', 'binary/octet-stream', '']);
@@ -105,7 +107,8 @@ export async function discoverFromSitemaps(sitemapUrls: string[], options: Sitem
   const queue = [...sitemapUrls];
   const visited = new Set<string>();
   const urls = new Set<string>();
-  while (queue.length > 0 && visited.size < (options.maxSitemaps ?? 10) && urls.size < maxUrls) {
+  const left = () => (options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - Date.now());
+  while (queue.length > 0 && visited.size < (options.maxSitemaps ?? 10) && urls.size < maxUrls && left() > 0) {
     const next = queue.shift()!;
     if (visited.has(next)) continue;
     visited.add(next);
@@ -114,14 +117,17 @@ export async function discoverFromSitemaps(sitemapUrls: string[], options: Sitem
       const response = await options.fetch(next, {
         signal: options.signal,
         accept: 'application/xml,text/xml,text/plain;q=0.8,*/*;q=0.5',
-        timeoutMs: options.timeoutMs ?? 15_000,
+        timeoutMs: Math.max(1, Math.min(options.timeoutMs ?? 15_000, left())),
         maxBytes: MAX_SITEMAP_BYTES,
         // A gzipped sitemap file (sitemap-2.xml.gz) comes as a binary, not as Content-Encoding.
         binary: isGzipFile,
         binaryMaxBytes: MAX_SITEMAP_BYTES,
       });
       if (response.status < 200 || response.status >= 300) continue;
-      const body = response.bytes ? (await decompress(response.bytes, 'gzip', MAX_SITEMAP_BYTES)).toString('utf8') : response.body;
+      // Gunzipped only when still gzip: a server may also have sent it with Content-Encoding: gzip.
+      const bytes = response.bytes;
+      const gzipped = bytes !== undefined && bytes[0] === 0x1f && bytes[1] === 0x8b;
+      const body = bytes ? (gzipped ? await decompress(bytes, 'gzip', MAX_SITEMAP_BYTES) : bytes).toString('utf8') : response.body;
       parsed = parseSitemap(body, response.url, Math.min(MAX_SITEMAP_URLS, maxUrls - urls.size));
     } catch (error) {
       if (options.signal?.aborted) throw error;

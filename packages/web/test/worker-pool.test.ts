@@ -103,3 +103,31 @@ describe('content worker pool memory bound', () => {
     }
   });
 });
+
+describe('content worker pool document memory bound', () => {
+  it('kills a document thread whose buffers grow past the allowance (outside its heap), as CONTENT_TOO_COMPLEX', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bomb-worker-'));
+    const script = path.join(dir, 'bomb.js');
+    // A "document" that inflates into buffers forever, as a deflate bomb does.
+    writeFileSync(
+      script,
+      `const { parentPort } = require('node:worker_threads');
+       parentPort.on('message', (task) => {
+         if (!task.document) return parentPort.postMessage({ id: task.id, content: { title: 'page', metadata: { title: 'page' }, links: [] } });
+         const inflated = [];
+         for (;;) inflated.push(Buffer.alloc(4 * 1024 * 1024, 1));
+       });`,
+    );
+    const pool = createContentWorkerPool({ size: 1, workerScript: script, maxDocumentGrowthMb: 64, memoryCheckMs: 10, timeoutMs: 60_000 });
+    try {
+      const error = await pool
+        .extractDocument(new Uint8Array(8), 'pdf', 'https://site.example/bomb.pdf', { text: true })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'CONTENT_TOO_COMPLEX', message: expect.stringContaining('bomb.pdf') });
+      await expect(pool.extract('<p>x</p>', 'https://site.example/page', { text: true })).resolves.toMatchObject({ title: 'page' });
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

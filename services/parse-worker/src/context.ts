@@ -107,9 +107,7 @@ export async function openParseWorkerContext(
   const redis = createRedis(config.redis.url, 'client');
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection problem'));
   const webhookSecrets = createWebhookSecrets(config, redis, ownerlessSecret);
-  const cancelSubscriber = createRedis(config.redis.url, 'worker');
-  cancelSubscriber.on('error', () => undefined);
-  const crawlCancels = new CrawlCancellations(cancelSubscriber, redis, config.redis.prefix);
+  const crawlCancels = new CrawlCancellations(createRedis(config.redis.url, 'worker'), redis, config.redis.prefix, logger);
   // Job results expire with their jobs (JOB_RETENTION).
   // Pages kept for crawls' max_age go after a week, the longest max_age.
   const stopPageSweep = scheduleSweep(store, { prefix: PAGE_CACHE_PREFIX, maxAgeMs: CRAWL_LIMITS.maxAgeSeconds * 1000, logger });

@@ -5,6 +5,7 @@
  * mark. The crawl ends with the pages it has, status `cancelled`.
  */
 import type { Redis } from 'ioredis';
+import type { Logger } from '@sitelens/telemetry';
 
 const keyOf = (prefix: string, jobId: string) => `${prefix}:crawl-cancel:${jobId}`;
 const channelOf = (prefix: string) => `${prefix}:crawl-cancel`;
@@ -31,11 +32,17 @@ export class CrawlCancellations {
     private readonly subscriber: Redis,
     private readonly redis: Redis,
     private readonly prefix: string,
+    logger?: Pick<Logger, 'warn'>,
   ) {
     subscriber.on('message', (_channel: string, jobId: string) => {
       this.running.get(jobId)?.abort(new Error('The crawl was cancelled'));
     });
-    this.ready = subscriber.subscribe(channelOf(prefix));
+    // A lost subscription means cancels go unheard until it is back (the mark still stops a crawl
+    // that starts later): say so.
+    subscriber.on('error', (error: Error) => logger?.warn({ err: error.message }, 'crawl cancel subscription problem'));
+    this.ready = subscriber.subscribe(channelOf(prefix)).catch((error: unknown) => {
+      logger?.warn({ err: (error as Error).message }, 'could not subscribe to crawl cancels');
+    });
   }
 
   /** Listens for the job's cancellation until `release()`; the signal is aborted at once when it is already marked. */
@@ -46,7 +53,7 @@ export class CrawlCancellations {
       if (this.running.get(jobId) === controller) this.running.delete(jobId);
     };
     // Subscribed before the mark is read: a cancel in between is heard either way.
-    await this.ready.catch(() => undefined);
+    await this.ready;
     if (await isCrawlCancelRequested(this.redis, this.prefix, jobId).catch(() => false)) {
       controller.abort(new Error('The crawl was cancelled'));
     }

@@ -31,6 +31,14 @@ export interface ContentWorkerPoolOptions {
   timeoutMs?: number;
   /** Heap of one thread, in MB (default 512): a task that needs more kills only its thread (CONTENT_TOO_COMPLEX). */
   maxHeapMb?: number;
+  /**
+   * Memory a document task may add to the process, in MB (default 1024). A PDF or DOCX inflates
+   * streams into buffers outside the thread's heap, where `maxHeapMb` does not reach: while one
+   * runs, the process's resident size is watched and the thread killed past this much growth.
+   */
+  maxDocumentGrowthMb?: number;
+  /** How often that is checked, in ms (default 50). */
+  memoryCheckMs?: number;
 }
 
 export interface ExtractOptions {
@@ -146,6 +154,17 @@ export function createContentWorkerPool(options: ContentWorkerPoolOptions = {}):
     return worker;
   };
 
+  /** Kills a document's thread when the process grows by more than its allowance while it runs. */
+  const watchMemory = (worker: Worker, url: string): NodeJS.Timeout => {
+    const ceiling = process.memoryUsage.rss() + (options.maxDocumentGrowthMb ?? 1024) * 1024 * 1024;
+    const timer = setInterval(() => {
+      if (process.memoryUsage.rss() <= ceiling) return;
+      kill(worker, new AppError('CONTENT_TOO_COMPLEX', `Reading the document at ${url} needed more memory than a document may take`));
+    }, options.memoryCheckMs ?? 50);
+    timer.unref();
+    return timer;
+  };
+
   const run = (worker: Worker, job: Pending): void => {
     busy.set(worker, job);
     // A document (a long PDF) gets more time than a page.
@@ -154,8 +173,10 @@ export function createContentWorkerPool(options: ContentWorkerPoolOptions = {}):
     timer.unref();
     const onAbort = () => kill(worker, abortReason(job.signal));
     job.signal?.addEventListener('abort', onAbort, { once: true });
+    const watch = job.task.document ? watchMemory(worker, job.task.url) : undefined;
     const previous = job.settle;
     job.settle = () => {
+      if (watch) clearInterval(watch);
       clearTimeout(timer);
       job.signal?.removeEventListener('abort', onAbort);
       previous();

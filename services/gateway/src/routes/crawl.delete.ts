@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { NotFound } from '@sitelens/contracts';
-import { isCrawlCancelRequested, publicStateOf, requestCrawlCancel } from '@sitelens/queue';
+import { NotFound, type CrawlData } from '@sitelens/contracts';
+import { publicStateOf, requestCrawlCancel } from '@sitelens/queue';
+import { loadJobResult } from '@sitelens/storage';
 import { defineRoute } from '../http/route';
 import { loadJob } from '../jobs/job-access';
 import { withRedis } from '../jobs/redis-guard';
@@ -28,8 +29,9 @@ export const crawlDelete = defineRoute<undefined, undefined, z.infer<typeof para
     if (!found || found.job.name !== 'crawl') throw new NotFound(`Crawl ${params.job_id} was not found (unknown or expired)`);
     const view = publicStateOf(found.job, found.state, Date.now(), deps.config.jobQueueTimeoutMs);
     if (view.status === 'completed' || view.status === 'failed') {
-      const cancelled = await withRedis(deps.redis, () => isCrawlCancelRequested(deps.redis, deps.config.redis.prefix, params.job_id));
-      const status = cancelled && view.status === 'completed' ? 'cancelled' : view.status;
+      // What the lookup says: the result's own mark, not whether a cancel was asked for (it may have come too late).
+      const cancelled = view.status === 'completed' && (await loadJobResult<CrawlData>(deps.store, view.result)).cancelled === true;
+      const status = cancelled ? 'cancelled' : view.status;
       return { status: 200, body: { success: true, job_id: params.job_id, status, message: `The crawl had already ended (${status})` } };
     }
     await withRedis(deps.redis, () => requestCrawlCancel(deps.redis, deps.config.redis.prefix, params.job_id, deps.config.jobRetentionMs));

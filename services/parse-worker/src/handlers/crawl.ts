@@ -40,7 +40,8 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
     const cancel = await context.crawlCancels.watch(String(job.id));
     const events = crawlEventsOf(request);
     const stream = crawlEventStream(request, context, logger, job.data.owner);
-    if (events.has('crawl.started')) {
+    // Once per crawl: not again when a retry runs it, not for a crawl cancelled before it began.
+    if (events.has('crawl.started') && job.attemptsMade === 0 && !cancel.signal.aborted) {
       await stream?.push({ event: 'crawl.started', job_id: job.id, type: 'crawl', status: 'processing', url: request.url });
     }
     try {
@@ -66,10 +67,10 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
           context: pageContextOf(request),
           scope: contentScopeOf(request),
           // max_age: pages fetched that recently (by this key, with these options) are reused.
-          ...(request.max_age === undefined
-            ? {}
-            : {
-                pageCache: blobPageCache(context.store, {
+          pageCache:
+            request.max_age === undefined
+              ? undefined
+              : blobPageCache(context.store, {
                   owner: job.data.owner,
                   variant: [
                     request.format,
@@ -79,8 +80,8 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
                     pageContextOf(request) ?? null,
                   ],
                   maxAgeSeconds: request.max_age,
+                  keepHtml: request.include_html || request.format === 'html',
                 }),
-              }),
           onProgress: (statistics) => progress.report(statistics),
           ...(events.has('crawl.page')
             ? {
@@ -102,6 +103,8 @@ export function createCrawlHandler(context: ParseWorkerContext): ParseJobHandler
         context,
         logger,
         job.data.owner,
+        // The end comes after the page events still on their way.
+        stream?.drained(),
       );
       return stored;
     } catch (caught) {

@@ -25,8 +25,10 @@ async function readText(store: BlobStore, key: string): Promise<string> {
  */
 export function blobPageCache(
   store: BlobStore,
-  options: { owner: string | undefined; variant: unknown; maxAgeSeconds: number; now?: () => number },
-): PageCache {
+  options: { owner: string | undefined; variant: unknown; maxAgeSeconds: number; keepHtml: boolean; now?: () => number },
+): PageCache | undefined {
+  // max_age 0: never reuse, so nothing is worth writing either.
+  if (options.maxAgeSeconds <= 0) return undefined;
   const now = options.now ?? Date.now;
   const keyOf = (url: string) =>
     `${PAGE_CACHE_PREFIX}${createHash('sha256')
@@ -34,13 +36,13 @@ export function blobPageCache(
       .digest('hex')}.json`;
   return {
     async get(url) {
-      if (options.maxAgeSeconds <= 0) return undefined;
       const cached = JSON.parse(await readText(store, keyOf(url)).catch(() => 'null')) as CachedPage | null;
       if (!cached || now() - cached.stored_at > options.maxAgeSeconds * 1000) return undefined;
       return cached.page;
     },
     async put(url, page) {
-      const entry: CachedPage = { stored_at: now(), page };
+      // The page's HTML only when the crawl keeps it (it can be most of the bytes).
+      const entry: CachedPage = { stored_at: now(), page: options.keepHtml ? page : { ...page, html: '' } };
       await store.put(keyOf(url), Buffer.from(JSON.stringify(entry)), 'application/json');
     },
   };
