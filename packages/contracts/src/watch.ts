@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { shortestTimeOfDayGap } from './cron-interval';
 import { boundedInt, cssSelector, httpUrl, queryInt } from './fields';
 import type { PlanName } from './plans';
-import { checkPageContext, pageContextFields, type CookieInput } from './page-controls';
+import { checkPageContext, pageContextFields, type PageContextRequest } from './page-controls';
 
 /** Watch: a page checked on a schedule, its changes kept and notified (Supacrawler's `/v1/watch`). */
 
@@ -125,8 +125,8 @@ export type WatchListQuery = z.infer<typeof watchListQuery>;
 export const watchCheckQuery = z.object({ wait: queryInt(0, 60).default(20) });
 export type WatchCheckQuery = z.infer<typeof watchCheckQuery>;
 
-/** A watch as clients see it (the Supacrawler client's field names). */
-export interface Watch {
+/** A watch as clients see it (the Supacrawler client's field names), with its page context (secrets shown redacted). */
+export interface Watch extends Omit<PageContextRequest, 'url'> {
   id: string;
   url: string;
   frequency: WatchFrequency;
@@ -139,13 +139,6 @@ export interface Watch {
   notification_preference: WatchNotificationPreference;
   notify_email?: string;
   webhook_url?: string;
-  /** The page context (secrets are shown redacted: header values, cookie values, the password). */
-  headers?: Record<string, string>;
-  cookies?: CookieInput[];
-  user_agent?: string;
-  http_auth?: { username: string; password: string };
-  locale?: string;
-  block_cookies?: boolean;
   status: WatchStatus;
   created_at: string;
   updated_at: string;

@@ -29,14 +29,19 @@ export async function saveJobResult(store: BlobStore, jobId: string | undefined,
   return { stored_result: { key, bytes: body.length } };
 }
 
+/** An object's whole content as UTF-8 text; throws when it does not exist. */
+export async function readBlobText(store: BlobStore, key: string): Promise<string> {
+  const content = await store.get(key);
+  const chunks: Buffer[] = [];
+  for await (const chunk of content.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** A job's result from what it returned: loaded from the store when it is a reference. */
 export async function loadJobResult<R = unknown>(store: BlobStore, returned: unknown): Promise<R> {
   if (!isStoredResultRef(returned)) return returned as R;
   try {
-    const content = await store.get(returned.stored_result.key);
-    const chunks: Buffer[] = [];
-    for await (const chunk of content.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as R;
+    return JSON.parse(await readBlobText(store, returned.stored_result.key)) as R;
   } catch (error) {
     // A result outlives its job in the store (both expire after JOB_RETENTION): a failed read is
     // the store's trouble, worth a retry.

@@ -9,7 +9,7 @@ import { assertPublicUrl } from '@sitelens/egress';
 import { normalizeUrl } from './url-normalize';
 import { CrawlScope } from './crawl-scope';
 import { HostGate } from './host-gate';
-import { discoverFromSitemaps } from './sitemap';
+import { discoverFromSitemaps, sitemapLocations } from './sitemap';
 import { scrapePage, type ContentScope, type ScrapedPage } from './scrape-page';
 import { openResources, urlCheckOf, type WebDeps, type WebResources } from './deps';
 import { ByteBudget } from './byte-cap';
@@ -292,9 +292,7 @@ class Crawl {
   private async discoverSitemap(): Promise<string[]> {
     try {
       const rules = await this.rules(this.start);
-      const declared = rules?.sitemaps ?? [];
-      const sitemaps = declared.length > 0 ? declared : [new URL('/sitemap.xml', this.start).href];
-      return await discoverFromSitemaps(sitemaps, {
+      return await discoverFromSitemaps(sitemapLocations(this.start, rules?.sitemaps), {
         fetch: this.resources.fetch,
         signal: this.signal,
         maxUrls: Math.max(this.limit * 20, 1000),

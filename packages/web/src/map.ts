@@ -8,7 +8,7 @@ import { errorMessage } from '@sitelens/contracts';
 import { assertPublicUrl } from '@sitelens/egress';
 import { CrawlScope } from './crawl-scope';
 import { HostGate } from './host-gate';
-import { discoverFromSitemaps } from './sitemap';
+import { discoverFromSitemaps, sitemapLocations } from './sitemap';
 import { normalizeUrl } from './url-normalize';
 import { openResources, urlCheckOf, type WebDeps, type WebResources } from './deps';
 import type { RobotsRules } from './robots';
@@ -117,9 +117,7 @@ class SiteMap {
   private async sitemapUrls(): Promise<string[]> {
     try {
       const rules = await this.rules(this.start);
-      const declared = rules?.sitemaps ?? [];
-      const sitemaps = declared.length > 0 ? declared : [new URL('/sitemap.xml', this.start).href];
-      return await discoverFromSitemaps(sitemaps, {
+      return await discoverFromSitemaps(sitemapLocations(this.start, rules?.sitemaps), {
         fetch: this.resources.fetch,
         signal: this.options.signal,
         maxUrls: this.maxFound,

@@ -82,6 +82,11 @@ export function parseSitemap(body: string, sitemapUrl: string, maxUrls = MAX_SIT
   return { urls, sitemaps: [] };
 }
 
+/** The sitemaps of a site: what robots.txt declares, else its /sitemap.xml. */
+export function sitemapLocations(startUrl: string, declared: readonly string[] | undefined): string[] {
+  return declared && declared.length > 0 ? [...declared] : [new URL('/sitemap.xml', startUrl).href];
+}
+
 export interface SitemapDiscoveryOptions {
   fetch: SafeFetch;
   signal?: AbortSignal;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BlobStore } from '@sitelens/storage';
+import { readBlobText, type BlobStore } from '@sitelens/storage';
 import type { PageCache, ScrapedPage } from '@sitelens/web';
 
 /** Where reused pages live in the blob store; swept after a week (the longest max_age). */
@@ -8,13 +8,6 @@ export const PAGE_CACHE_PREFIX = 'page-cache/';
 interface CachedPage {
   stored_at: number;
   page: ScrapedPage;
-}
-
-async function readText(store: BlobStore, key: string): Promise<string> {
-  const content = await store.get(key);
-  const chunks: Buffer[] = [];
-  for await (const chunk of content.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
@@ -36,7 +29,7 @@ export function blobPageCache(
       .digest('hex')}.json`;
   return {
     async get(url) {
-      const cached = JSON.parse(await readText(store, keyOf(url)).catch(() => 'null')) as CachedPage | null;
+      const cached = JSON.parse(await readBlobText(store, keyOf(url)).catch(() => 'null')) as CachedPage | null;
       if (!cached || now() - cached.stored_at > options.maxAgeSeconds * 1000) return undefined;
       return cached.page;
     },
