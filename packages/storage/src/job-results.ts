@@ -31,10 +31,28 @@ export async function saveJobResult(store: BlobStore, jobId: string | undefined,
 
 /** An object's whole content as UTF-8 text; throws when it does not exist. */
 export async function readBlobText(store: BlobStore, key: string): Promise<string> {
+  return (await readBlobBytes(store, key))!.toString('utf8');
+}
+
+/** A blob's bytes, or undefined when it holds more than `maxBytes` (reading stops there). */
+export async function readBlobBytes(store: BlobStore, key: string, maxBytes = Infinity): Promise<Buffer | undefined> {
   const content = await store.get(key);
+  if (content.size !== undefined && content.size > maxBytes) {
+    content.body.destroy();
+    return undefined;
+  }
   const chunks: Buffer[] = [];
-  for await (const chunk of content.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-  return Buffer.concat(chunks).toString('utf8');
+  let total = 0;
+  for await (const chunk of content.body) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    total += bytes.length;
+    if (total > maxBytes) {
+      content.body.destroy();
+      return undefined;
+    }
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** A job's result from what it returned: loaded from the store when it is a reference. */

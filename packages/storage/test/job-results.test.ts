@@ -1,7 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FsBlobStore, RESULTS_KEY_PREFIX, S3BlobStore, isStoredResultRef, loadJobResult, saveJobResult, type BlobStore } from '../src';
+import {
+  FsBlobStore,
+  RESULTS_KEY_PREFIX,
+  S3BlobStore,
+  isStoredResultRef,
+  loadJobResult,
+  readBlobBytes,
+  saveJobResult,
+  type BlobStore,
+} from '../src';
 import { testS3 } from '@sitelens/testkit';
 
 const result = {
@@ -31,6 +40,14 @@ function roundTrips(name: string, open: () => BlobStore) {
       expect(first.stored_result.key).toMatch(/^results\/repeat_watch_1-[0-9a-f-]{36}\.json$/);
       expect(await store.sweep(RESULTS_KEY_PREFIX, -1)).toBeGreaterThanOrEqual(2);
       await expect(loadJobResult(store, second)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    });
+
+    it('reads a blob up to a byte cap: its bytes when within it, nothing when over', async () => {
+      const bytes = Buffer.alloc(300_000, 7);
+      await store.put('capped/blob.bin', bytes, 'application/octet-stream');
+      expect(await readBlobBytes(store, 'capped/blob.bin', 300_000)).toEqual(bytes);
+      expect(await readBlobBytes(store, 'capped/blob.bin', 299_999)).toBeUndefined();
+      expect(await readBlobBytes(store, 'capped/blob.bin')).toEqual(bytes);
     });
   });
 }

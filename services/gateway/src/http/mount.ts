@@ -10,19 +10,10 @@ import { BadRequest } from '@sitelens/contracts';
 import type { GatewayDeps } from '../deps';
 import { requestOrigin } from './origin';
 import type { AnyRoute } from './route';
-import { parseInput } from './validation';
+import { parseRouteInput } from './route-input';
 
 /** Middleware that runs before a route's handler (auth, rate limits); hosted mode fills it. */
 export type RouteGuard = (route: AnyRoute) => RequestHandler[];
-
-/**
- * Existing clients (the Supacrawler Python SDK among them) send unset fields as JSON null; a
- * top-level null means "not given", so the field's default applies.
- */
-function withoutNulls(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
-}
 
 /**
  * Every `/v1/...` path also answers under `/api/v1/...`: the Supacrawler SDKs put `/api` in their
@@ -46,9 +37,7 @@ export function mountRoute(app: Express, route: AnyRoute, deps: GatewayDeps, gua
       if (route.body && req.body === undefined) {
         throw new BadRequest('The request body must be JSON (Content-Type: application/json)');
       }
-      const body = route.body ? parseInput(route.body, withoutNulls(req.body), 'body') : undefined;
-      const query = route.query ? parseInput(route.query, req.query, 'query') : undefined;
-      const params = route.params ? parseInput(route.params, req.params, 'path') : undefined;
+      const { body, query, params } = parseRouteInput(route, req);
       const log = deps.logger.child({ reqId: res.locals.requestId as string });
       const result = await route.handler({
         body,

@@ -3,7 +3,8 @@ import type { AnyRoute } from './route';
 
 const errorBody = z.object({ success: z.literal(false), error: z.string(), code: z.string() });
 
-function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+/** A zod schema as JSON Schema (2020-12), the way the API document and the MCP tool list show it. */
+export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
   return json;

@@ -10,6 +10,11 @@ declare global {
   namespace Express {
     interface Request {
       auth?: RequestAuth;
+      /**
+       * Hosted mode, on routes that count in their handler: counts one request against the key's
+       * rate limit (sets the rate-limit headers; throws RateLimited when over). Absent: nothing to count.
+       */
+      countRequest?: () => Promise<void>;
       /** `Date.now()` when the gateway received the request (set first thing). */
       receivedAt: number;
     }

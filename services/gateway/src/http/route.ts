@@ -38,6 +38,12 @@ export interface RouteDefinition<B = unknown, Q = unknown, P = unknown> {
   tag: string;
   /** false for routes that never need an API key (health, docs, metrics). */
   auth?: boolean;
+  /**
+   * Hosted mode counts a request against the key's rate limit as it arrives ('request', the
+   * default), or leaves the counting to the handler ('handler': `req.countRequest`), for routes
+   * that carry several kinds of calls (MCP: a refused tool call is a tool error, not an HTTP 429).
+   */
+  rateLimit?: 'request' | 'handler';
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;

@@ -9,6 +9,9 @@ import { filesGet } from './files.get';
 import { healthGet } from './health.get';
 import { jobsGet } from './jobs.get';
 import { mapCreate } from './map.create';
+import { mcpGet } from './mcp.get';
+import { mcpPost } from './mcp.post';
+import { MCP_TOOLS } from '../mcp/tools';
 import { metricsGet } from './metrics.get';
 import { openapiGet } from './openapi.get';
 import { parseCreate } from './parse.create';
@@ -62,6 +65,14 @@ export const API_ROUTES: readonly AnyRoute[] = [
 /** Every route of the API port; `metrics: false` leaves /metrics out (hosted mode: ops port). */
 export function allRoutes(options: { metrics?: boolean } = {}): AnyRoute[] {
   // Operator routes, outside the API document: metrics and the reference page itself.
-  const operator = [openapiGet(API_ROUTES), docsGet, docsAssetsGet, ...(options.metrics === false ? [] : [metricsGet])];
+  // The MCP endpoint: the same routes again, as tools for AI agents (JSON-RPC, outside the API document).
+  const operator = [
+    openapiGet(API_ROUTES),
+    docsGet,
+    docsAssetsGet,
+    mcpPost(MCP_TOOLS),
+    mcpGet,
+    ...(options.metrics === false ? [] : [metricsGet]),
+  ];
   return [...API_ROUTES, ...operator];
 }

@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { BadRequest } from '@sitelens/contracts';
+import { defineRoute, type AnyRoute } from '../http/route';
+import { createMcpServer, listTools } from '../mcp/server';
+import type { AnyMcpTool } from '../mcp/tool';
+
+/** One JSON-RPC message; the transport checks its shape and answers JSON-RPC errors itself. */
+const jsonRpcMessage = z.unknown();
+
+/**
+ * `POST /mcp`: the Model Context Protocol over Streamable HTTP, stateless (no session: every
+ * request stands alone, so any replica answers). In hosted mode the key is checked like any API
+ * call; each tool call counts as one request against the key's plan (a refused one is a tool
+ * error), the protocol's own messages (initialize, tools/list) do not.
+ */
+export function mcpPost(tools: readonly AnyMcpTool[]): AnyRoute {
+  const listed = listTools(tools);
+  return defineRoute<unknown>({
+    method: 'post',
+    paths: ['/mcp'],
+    summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless): the API as tools for AI agents',
+    tag: 'MCP',
+    rateLimit: 'handler',
+    body: jsonRpcMessage,
+    async handler({ body, req, res, deps, log, origin }) {
+      // One message per request keeps "one tool call, one counted request" exact (the protocol's
+      // 2025-06-18 revision dropped batches; the SDK's client never sends them).
+      if (Array.isArray(body)) throw new BadRequest('Send one JSON-RPC message per request; batches are not accepted');
+      const server = createMcpServer(tools, listed, { req, res, deps, log, origin });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.once('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      // The SDK reads an OAuth `req.auth` of its own; ours (key id and plan) reaches the tools
+      // through the context instead.
+      await transport.handleRequest(req as unknown as IncomingMessage, res, body);
+      return undefined;
+    },
+  });
+}
