@@ -21,12 +21,12 @@
  * completion and the waiting GET waking up (from the job's timestamps in Redis).
  *
  * Every configuration runs once per round, in turn, for --rounds rounds of --shots shots each
- * (default 3 x 40): throughput is the median of the rounds, p50/p95 over all of their shots. A
+ * (default 5 x 40): throughput is the median of the rounds, p50/p95 over all of their shots. A
  * slow stretch of a shared machine then falls on every configuration, not on one.
  *
  * --soak N then runs N more light jobs and reports the worker's RSS every 100 (flat = no leak).
  *
- * Usage: node bench/screenshot/run.js [--shots 40] [--rounds 3] [--soak 0]
+ * Usage: node bench/screenshot/run.js [--shots 40] [--rounds 5] [--soak 0]
  * Needs a build (npm run setup). Run it on a quiet machine: anything else running skews both sides.
  */
 const path = require('node:path');
@@ -35,7 +35,7 @@ const fs = require('node:fs');
 const zlib = require('node:zlib');
 const { ROOT, freePort, numericOptions, startStack, rssMiB, treeRssMiB, startPageServer, percentile, runPool } = require('../lib/harness');
 
-const args = numericOptions({ shots: 40, rounds: 3, soak: 0 });
+const args = numericOptions({ shots: 40, rounds: 5, soak: 0 });
 const SHOTS = args.shots;
 const ROUNDS = args.rounds;
 const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium';

@@ -98,12 +98,15 @@ function cancelled(reason: unknown): AppError {
  * One warm Chromium shared by all jobs of a process. Concurrency is capped by slots handed out
  * first-come first-served; each job gets a fresh incognito context that is closed when it ends. The
  * browser is relaunched when it dies (the job that was running fails as retryable) and recycled,
- * after its in-flight contexts finish, once it has served `recycleAfter` contexts.
+ * after its in-flight contexts finish, once it has served `recycleAfter` contexts; its successor is
+ * launched `concurrency` contexts ahead (a spare), so the recycle costs no job a launch.
  */
 export class BrowserPool {
   private readonly slots: SlotQueue;
   private current: Generation | undefined;
   private replacing: Promise<void> | undefined;
+  /** The next browser, launched a few contexts before a recycle so that no job waits for it. */
+  private spare: Promise<Generation | undefined> | undefined;
   /** Recycled browsers finishing their last jobs beside the current one. */
   private readonly draining = new Set<Generation>();
   private launches = 0;
@@ -276,6 +279,8 @@ export class BrowserPool {
       this.current = undefined;
       if (generation) await this.retire(generation);
       await this.replacing?.catch(() => undefined);
+      const spare = await this.spare;
+      if (spare) await this.retire(spare);
       // Recycled browsers still finishing jobs go too (past the drain, like the current one).
       await Promise.all([...this.draining].map((old) => this.retire(old)));
     })();
@@ -291,6 +296,8 @@ export class BrowserPool {
         generation.active += 1;
         generation.created += 1;
         if (generation.created >= this.config.recycleAfter) generation.retiring = true;
+        // A slot's worth of contexts before the recycle, its successor starts launching.
+        else if (this.config.recycleAfter - generation.created === this.config.concurrency) this.prepareSpare();
         this.deps.metrics?.browserPages.inc();
         return generation;
       }
@@ -323,10 +330,39 @@ export class BrowserPool {
       reason = dead ? 'crash' : 'recycle';
       if (this.current === old) this.current = undefined;
       if (dead) await this.retire(old);
-      // A recycle launches the next browser at once and lets the old one finish its in-flight jobs
-      // beside it (their own timeouts bound that), so no job waits for the old one to drain.
+      // A recycle takes the spare launched ahead (or launches one now) and lets the old browser
+      // finish its in-flight jobs beside it (their own timeouts bound that): no job waits for it.
       else this.retireWhenIdle(old);
     }
+    const spare = await this.takeSpare();
+    const generation = spare ?? (await this.launch(reason));
+    if (this.closed) {
+      await this.retire(generation);
+      throw new Unavailable('The browser pool is shut down');
+    }
+    this.current = generation;
+  }
+
+  private prepareSpare(): void {
+    if (this.spare || this.closed) return;
+    this.spare = this.launch('recycle').catch((error: unknown) => {
+      this.deps.logger.warn({ err: errorMessage(error) }, 'launching the next chromium ahead of a recycle failed');
+      return undefined;
+    });
+  }
+
+  /** The spare browser when one was launched and is still alive; a dead one is closed. */
+  private async takeSpare(): Promise<Generation | undefined> {
+    const pending = this.spare;
+    this.spare = undefined;
+    const spare = await pending;
+    if (!spare) return undefined;
+    if (!spare.crashed && spare.chromium.browser.connected) return spare;
+    await this.retire(spare);
+    return undefined;
+  }
+
+  private async launch(reason: string): Promise<Generation> {
     if (this.closed) throw new Unavailable('The browser pool is shut down');
     const executablePath = await findChromium(this.config.executablePath, this.deps.candidates ?? CHROMIUM_CANDIDATES);
     const memoryMb = this.config.pageMemoryLimitMb;
@@ -379,11 +415,7 @@ export class BrowserPool {
       },
       chromium.sandboxed ? 'chromium launched (sandboxed)' : 'chromium launched WITHOUT its sandbox',
     );
-    if (this.closed) {
-      await this.retire(generation);
-      throw new Unavailable('The browser pool is shut down');
-    }
-    this.current = generation;
+    return generation;
   }
 
   private retireWhenIdle(generation: Generation): void {

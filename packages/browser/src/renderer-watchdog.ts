@@ -1,4 +1,4 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { open, readFile, readdir } from 'node:fs/promises';
 
 /**
  * Keeps each of one Chromium's renderer processes under a resident-memory cap. V8's heap cap
@@ -25,6 +25,25 @@ export async function readText(file: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * The start of a /proc file, up to `maxBytes`. /proc files report no size, so readFile reads them
+ * through a fresh 64 KiB buffer each: at a scan of every process twice a second that was ~20 MB/s
+ * of buffers and a major GC every few screenshots. Reading the few bytes needed does not.
+ */
+export async function readProcText(file: string, maxBytes: number): Promise<string | undefined> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(file, 'r');
+    const buffer = Buffer.allocUnsafe(maxBytes);
+    const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
+    return buffer.toString('utf8', 0, bytesRead);
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
 /** Parent of each process, from /proc/<pid>/stat (the command name may hold spaces and parentheses). */
 export async function parents(): Promise<Map<number, number>> {
   const map = new Map<number, number>();
@@ -33,7 +52,8 @@ export async function parents(): Promise<Map<number, number>> {
     entries
       .filter((entry) => /^\d+$/.test(entry))
       .map(async (entry) => {
-        const stat = await readText(`/proc/${entry}/stat`);
+        // A stat line is a few hundred bytes (the command name is at most 16).
+        const stat = await readProcText(`/proc/${entry}/stat`, 1024);
         if (!stat) return;
         const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         map.set(Number(entry), Number(after[1]));
@@ -56,10 +76,25 @@ export function descendants(root: number, parentOf: Map<number, number>): number
   return found;
 }
 
-async function rendererRss(pid: number): Promise<number | undefined> {
-  const cmdline = await readText(`/proc/${pid}/cmdline`);
-  if (!cmdline?.includes('--type=renderer')) return undefined;
-  const status = await readText(`/proc/${pid}/status`);
+/** Whether each process seen is a renderer: a process keeps its kind, so its command line is read once. */
+export type RendererKinds = Map<number, boolean>;
+
+async function isRenderer(pid: number, kinds: RendererKinds): Promise<boolean> {
+  const known = kinds.get(pid);
+  if (known !== undefined) return known;
+  // The process type is among the first arguments; the rest of Chromium's command line is long.
+  const cmdline = await readProcText(`/proc/${pid}/cmdline`, 4096);
+  const renderer = cmdline?.includes('--type=renderer') ?? false;
+  // A renderer starts as a fork of a zygote and says so until it renames itself: a zygote's kind is
+  // read again next time.
+  if (cmdline !== undefined && !cmdline.includes('--type=zygote')) kinds.set(pid, renderer);
+  return renderer;
+}
+
+async function rendererRss(pid: number, kinds: RendererKinds): Promise<number | undefined> {
+  if (!(await isRenderer(pid, kinds))) return undefined;
+  // VmRSS is in the first kilobyte or so of the status file.
+  const status = await readProcText(`/proc/${pid}/status`, 4096);
   const kb = status ? /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] : undefined;
   return kb === undefined ? undefined : Number(kb) * 1024;
 }
@@ -99,11 +134,17 @@ export async function reapProcesses(pids: readonly number[], waitMs: number): Pr
 }
 
 /** One pass: kills every renderer of the browser above the cap. Exposed for tests. */
-export async function enforceRendererLimit(options: Omit<RendererWatchdogOptions, 'intervalMs'>): Promise<void> {
+export async function enforceRendererLimit(
+  options: Omit<RendererWatchdogOptions, 'intervalMs'>,
+  kinds: RendererKinds = new Map(),
+): Promise<void> {
   const pids = descendants(options.browserPid, await parents());
+  // Forget processes that are gone (their pids may come back as something else).
+  const current = new Set(pids);
+  for (const pid of kinds.keys()) if (!current.has(pid)) kinds.delete(pid);
   await Promise.all(
     pids.map(async (pid) => {
-      const rss = await rendererRss(pid);
+      const rss = await rendererRss(pid, kinds);
       if (rss === undefined || rss <= options.limitBytes) return;
       try {
         process.kill(pid, 'SIGKILL');
@@ -117,10 +158,11 @@ export async function enforceRendererLimit(options: Omit<RendererWatchdogOptions
 
 export function watchRenderers(options: RendererWatchdogOptions): RendererWatchdog {
   let running = false;
+  const kinds: RendererKinds = new Map();
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    void enforceRendererLimit(options).finally(() => {
+    void enforceRendererLimit(options, kinds).finally(() => {
       running = false;
     });
   }, options.intervalMs ?? 500);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import type { BrowserPool } from '../src';
 import { FIXTURES, eventually, expectAppError, testMetrics, testPool } from './support/helpers';
@@ -9,6 +9,22 @@ function userDataDirOf(pid: number): string {
   const flag = args.find((arg) => arg.startsWith('--user-data-dir='));
   if (!flag) throw new Error('no --user-data-dir');
   return flag.slice('--user-data-dir='.length);
+}
+
+/** The Chromium browser processes (not their helpers) started by `parent`. */
+function chromiumBrowsersOf(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+        return ppid === parent && cmdline.includes('--user-data-dir=') && !cmdline.includes('--type=') ? [Number(entry)] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 function isRunning(pid: number): boolean {
@@ -210,6 +226,38 @@ describe('BrowserPool recycling and shutdown', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('launches the next browser as many contexts before the recycle as it has slots, so no job waits for a launch', async () => {
+    const pool = testPool({ concurrency: 2, recycleAfter: 4 });
+    try {
+      const visit = () => pool.withContext(async ({ context }) => context.browser().process()?.pid, { timeoutMs: 20_000 });
+      const firstPid = await visit();
+      expect(pool.stats().launches).toBe(1);
+      // The second context leaves two before the recycle: the spare starts launching beside it.
+      expect(await visit()).toBe(firstPid);
+      await eventually(() => pool.stats().launches === 2, 15_000);
+      expect(await visit()).toBe(firstPid);
+      expect(await visit()).toBe(firstPid);
+      // The recycle takes the spare: a new browser, and no launch for it now.
+      const nextPid = await visit();
+      expect(nextPid).not.toBe(firstPid);
+      expect(pool.stats()).toMatchObject({ launches: 2, pid: nextPid, contextsSinceLaunch: 1 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('close() also ends a spare browser no job has used', async () => {
+    const pool = testPool({ concurrency: 2, recycleAfter: 3 });
+    await pool.withContext(async () => undefined, { timeoutMs: 20_000 });
+    await eventually(() => pool.stats().launches === 2, 15_000);
+    // Both browsers are this process's children: the one in use and the spare.
+    const browsers = chromiumBrowsersOf(process.pid);
+    expect(browsers).toHaveLength(2);
+    expect(browsers).toContain(pool.stats().pid);
+    await pool.close();
+    for (const pid of browsers) expect(isRunning(pid)).toBe(false);
   });
 
   it('close() also ends a recycled browser whose job is still running', async () => {

@@ -1,0 +1,56 @@
+/**
+ * The renderer watchdog's pass on plain child processes named like Chromium's: a "renderer" past
+ * the cap is killed, a "zygote" (what a renderer is called for a moment after its fork) is looked
+ * at again on the next pass, and /proc is read a few bytes at a time.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { enforceRendererLimit, readProcText, type RendererKinds } from '../src/renderer-watchdog';
+
+function child(type: string): ChildProcess {
+  return spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', `--type=${type}`], { stdio: 'ignore' });
+}
+
+const started = async (proc: ChildProcess) => {
+  // Its command line is its own once it has exec'd: wait until /proc says so.
+  for (;;) {
+    const cmdline = await readProcText(`/proc/${proc.pid}/cmdline`, 4096);
+    if (cmdline?.includes('--type=')) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+};
+
+describe('renderer watchdog', () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => children.forEach((proc) => proc.kill('SIGKILL')));
+
+  it('reads at most the bytes asked for, and nothing from a file that is not there', async () => {
+    const status = await readProcText('/proc/self/status', 64);
+    expect(status).toMatch(/^Name:/);
+    expect(Buffer.byteLength(status!)).toBeLessThanOrEqual(64);
+    expect(await readProcText('/proc/0/not-there', 64)).toBeUndefined();
+  });
+
+  it('kills a renderer above the cap, remembers kinds, and looks at a zygote again', async () => {
+    const renderer = child('renderer');
+    const zygote = child('zygote');
+    const gpu = child('gpu-process');
+    children.push(renderer, zygote, gpu);
+    await Promise.all([renderer, zygote, gpu].map(started));
+
+    const kinds: RendererKinds = new Map();
+    const killed: number[] = [];
+    const exited = once(renderer, 'exit');
+    await enforceRendererLimit({ browserPid: process.pid, limitBytes: 1, onKill: ({ pid }) => killed.push(pid) }, kinds);
+    expect(killed).toEqual([renderer.pid]);
+    expect((await exited)[1]).toBe('SIGKILL');
+    expect(kinds.get(gpu.pid!)).toBe(false);
+    expect(kinds.has(zygote.pid!)).toBe(false);
+    expect(zygote.exitCode).toBeNull();
+
+    // The next pass forgets the renderer that is gone.
+    await enforceRendererLimit({ browserPid: process.pid, limitBytes: 1, onKill: ({ pid }) => killed.push(pid) }, kinds);
+    expect(kinds.has(renderer.pid!)).toBe(false);
+    expect(killed).toEqual([renderer.pid]);
+  });
+});
