@@ -14,6 +14,7 @@ const path = require('node:path');
 
 /** Pure logic: no server, no Redis, no browser. */
 const UNIT = [
+  'bench/content/score.test.js',
   'packages/browser/test/full-page-cap.test.ts',
   'packages/config/test/config.test.ts',
   'packages/config/test/machine.test.ts',
@@ -33,6 +34,7 @@ const UNIT = [
   'packages/parse-input/test/templates.test.ts',
   'packages/extract/test/tokens.test.ts',
   'packages/queue/test/follow-job.test.ts',
+  'packages/web/test/boilerplate-blocks.test.ts',
   'packages/web/test/content.test.ts',
   'packages/web/test/path-glob.test.ts',
   'packages/web/test/robots-rules.test.ts',

@@ -1,10 +1,12 @@
 /**
  * Pre-cleaning before main-content extraction: takes out page chrome (navigation, site header and
  * footer, cookie banners, share widgets, newsletter boxes, comments, related links, ads, bylines,
- * captions) so Readability scores only what is left. Rules look at tags, roles, aria labels and
- * class/id words; an element holding the article itself (the main landmark, the longest article,
- * the only h1) is never removed by a class/id guess.
+ * captions unless the page is told in them) so Readability scores only what is left. Rules look
+ * at tags, roles, aria labels and class/id words; an element holding the article itself (the main
+ * landmark, the longest article, the only h1) is never removed by a class/id guess.
  */
+
+import { removeFormBoxes } from './form-boxes';
 
 /** Never content. */
 const NOT_CONTENT = [
@@ -37,7 +39,7 @@ const CHROME_LANDMARKS = [
   'nav',
   'aside',
   'footer',
-  'figcaption',
+  'address',
   '[role="navigation"]',
   '[role="contentinfo"]',
   '[role="complementary"]',
@@ -97,6 +99,20 @@ function classify(element: Element): Kind | null {
   return aria && ARIA_CHROME.test(aria) ? 'chrome' : null;
 }
 
+/**
+ * A page told in its captions (a photo gallery): figcaptions hold more text than the paragraphs
+ * outside them. Its captions are the content; elsewhere they are boilerplate. A page without
+ * paragraphs (div soup) says nothing either way, and keeps the old rule.
+ */
+function isCaptionPage(body: HTMLElement): boolean {
+  let captions = 0;
+  for (const caption of Array.from(body.querySelectorAll('figcaption'))) captions += (caption.textContent ?? '').trim().length;
+  if (captions === 0) return false;
+  let prose = 0;
+  for (const p of Array.from(body.querySelectorAll('p'))) if (!p.closest('figcaption')) prose += (p.textContent ?? '').trim().length;
+  return prose > 0 && captions > prose;
+}
+
 function isCallout(element: Element): boolean {
   return element.closest('main, article') !== null && CALLOUT.test(element.getAttribute('class') ?? '');
 }
@@ -121,6 +137,11 @@ function contentAnchors(body: HTMLElement): Element[] {
   return anchors;
 }
 
+/** Whether an element is, or holds, one of the article's anchors. */
+function protectedBy(anchors: Element[]): (element: Element) => boolean {
+  return (element) => anchors.some((a) => a === element || element.contains(a));
+}
+
 function forgetName(element: Element): void {
   element.removeAttribute('class');
   element.removeAttribute('id');
@@ -141,18 +162,21 @@ export function removeNonContent(document: Document): void {
 export function removeChrome(document: Document): void {
   const body = document.body;
   if (!body) return;
+  // Before the controls go: a newsletter box is known by its email field.
+  removeFormBoxes(body, protectedBy(contentAnchors(body)));
   removeAll(body, NOT_CONTENT);
   removeAll(body, '[style]', (el) => !HIDDEN_STYLE.test(el.getAttribute('style') ?? ''));
   // Landmarks go, except a note or callout inside the article, and a header that belongs to the
   // article or carries its title.
   removeAll(body, CHROME_LANDMARKS, (el) => el.tagName === 'ASIDE' && isCallout(el));
+  if (!isCaptionPage(body)) removeAll(body, 'figcaption');
   removeAll(body, 'header, [role="banner"]', (el) => el.closest('main, article') !== null || el.querySelector('h1') !== null);
 
   const bodyText = (body.textContent ?? '').length || 1;
-  const anchors = contentAnchors(body);
-  const isProtected = (element: Element) => anchors.some((a) => a === element || element.contains(a));
+  const isProtected = protectedBy(contentAnchors(body));
   for (const element of Array.from(body.querySelectorAll('[class], [id], [aria-label]'))) {
-    if (!element.isConnected) continue;
+    // Inside code, class names are the highlighter's (a "comment" span is the code's own comment).
+    if (!element.isConnected || element.closest('pre, code')) continue;
     const kind = classify(element);
     if (!kind) continue;
     // Kept despite a chrome-like name: drop the name, or Readability's own "unlikely candidate"

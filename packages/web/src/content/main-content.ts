@@ -6,6 +6,7 @@
 import { Readability } from '@mozilla/readability';
 import { absoluteHttpUrl, baseUrlOf, parseDocument, textOf } from './dom';
 import { removeChrome } from './clean';
+import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 
 export interface MainContent {
   /** The title shown as the content's h1. */
@@ -44,10 +45,16 @@ function semanticContainer(document: Document): Element | null {
   return articles.reduce((best, a) => ((a.textContent ?? '').length > (best.textContent ?? '').length ? a : best));
 }
 
+/** A heading's text without the controls and permalinks some sites put in it ("Copy item path", "¶"). */
+function headingText(heading: Element): string {
+  const copy = heading.cloneNode(true) as Element;
+  for (const control of Array.from(copy.querySelectorAll('button, script, style, [aria-hidden="true"]'))) control.remove();
+  for (const anchor of Array.from(copy.querySelectorAll('a'))) if (isPermalink(anchor)) anchor.remove();
+  return textOf(copy);
+}
+
 function pageHeading(document: Document): string {
-  const headings = Array.from(document.querySelectorAll('h1'))
-    .map((h) => textOf(h))
-    .filter(Boolean);
+  const headings = Array.from(document.querySelectorAll('h1')).map(headingText).filter(Boolean);
   return headings.length === 1 ? headings[0]! : '';
 }
 
@@ -115,10 +122,12 @@ export function extractMainContent(
   // Readability picked a fragment of a page that marks its main content clearly: trust the page.
   const tooLittle = articleText < 100 || (containerText > articleText * 2 && articleText < 1500);
   if (article?.content && !tooLittle) {
+    pruneBoilerplate(article.content);
     ensureTitleHeading(article.content, title);
     return { title, root: article.content, source: 'readability' };
   }
   const root = fallbackContent(html, pageUrl, prepare);
+  pruneBoilerplate(root);
   ensureTitleHeading(root, title);
   return { title, root, source: 'fallback' };
 }

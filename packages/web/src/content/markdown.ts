@@ -35,6 +35,23 @@ export function createMarkdownConverter(): MarkdownConverter {
       return prefix + body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`) + (node.nextSibling ? '\n' : '');
     },
   });
+  // Highlighters put empty spans before the code (Pygments: <pre><span></span><code>), which
+  // turndown's fenced rule, wanting code first, would turn into inline code.
+  service.addRule('preWithLeadingMarkup', {
+    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE' && node.querySelector('code') !== null,
+    replacement: (_content, node) => {
+      const code = (node as Element).textContent?.replace(/\n$/, '') ?? '';
+      const language = /language-(\S+)/.exec((node as Element).querySelector('code')?.getAttribute('class') ?? '')?.[1] ?? '';
+      // A fence longer than any run of backticks in the code itself.
+      const fence = '`'.repeat(Math.max(3, ...(code.match(/`+/g) ?? []).map((run) => run.length + 1)));
+      return `\n\n${fence}${language}\n${code}\n${fence}\n\n`;
+    },
+  });
+  // A link with nothing to show (an icon whose svg is gone) is only noise: "[](url)".
+  service.addRule('emptyLinks', {
+    filter: (node) => node.nodeName === 'A' && !(node.textContent ?? '').trim() && node.querySelector('img') === null,
+    replacement: () => '',
+  });
   // Script links and empty anchors carry no destination a reader can use.
   service.addRule('plainScriptLinks', {
     filter: (node) => node.nodeName === 'A' && !/^(https?:|mailto:|tel:|#)/i.test(node.getAttribute('href') ?? ''),

@@ -1,0 +1,185 @@
+/**
+ * Takes the boilerplate that sits among the article's own blocks out of the extracted content:
+ * teasers and link lists ("Read more", related stories), ad labels, newsletter and paywall
+ * pitches, share and follow rows, bylines and datelines, author bios, thread pagination and the
+ * heading of a comment or review thread. Judged by what a block says and how much of it is
+ * links (the measures of jusText and trafilatura), not by class names, which are often hashes.
+ * Only short blocks are judged: a long paragraph is the article's, whatever words it holds.
+ */
+import { textOf } from './dom';
+import {
+  AD_LABEL,
+  AGO,
+  BIO,
+  BYLINE,
+  CALL_TO_ACTION,
+  COUNTER,
+  CREDIT,
+  DATE,
+  DISCLOSURE,
+  PAGER,
+  PRICE,
+  SHARE,
+  SUBSCRIBE,
+  TEASER_LABEL,
+  THREAD_HEADING,
+} from './boilerplate-cues';
+
+const CANDIDATES = 'p, div, section, aside, header, footer, ul, ol, dl, blockquote, details, summary, span, h2, h3, h4, h5, h6';
+const HEADING = /^H[1-6]$/;
+/** Blocks that are never boilerplate here: code, tables and the title. */
+const KEEP_INSIDE = 'pre, table, h1';
+/** The longest block any rule below judges (an author bio). */
+const MAX_JUDGED = 400;
+/** Reasons too slight to take a picture away with the text, or to act on a page of little prose. */
+const SLIGHT = new Set(['credit', 'counter', 'dateline', 'no words', 'byline']);
+/** Characters of prose (text outside links) that make the content an article. */
+const MIN_PROSE = 400;
+/** Chinese, Japanese and Korean characters, which say in one what Latin script says in about three. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/** Length of `text` in Latin-script characters' worth. */
+function proseLength(text: string): number {
+  return text.length + 2 * (text.match(CJK)?.length ?? 0);
+}
+const SLIDE_COUNTER = /^\d+\s*(\/|of|von|de|sur|di)\s*\d+$/u;
+/** A link list goes when the content has this many times its length of prose. */
+const LIST_TO_PROSE = 4;
+
+function linkTextLength(element: Element): number {
+  let total = 0;
+  for (const anchor of Array.from(element.querySelectorAll('a'))) total += textOf(anchor).length;
+  return total;
+}
+
+/** A list whose items are (almost) all links: related stories, "more from", tag and topic lists. */
+function isLinkList(element: Element): boolean {
+  if (element.tagName !== 'UL' && element.tagName !== 'OL') return false;
+  const items = Array.from(element.children).filter((child) => child.tagName === 'LI' && textOf(child));
+  if (items.length < 2) return false;
+  const linked = items.filter((item) => linkTextLength(item) >= 0.8 * textOf(item).length);
+  return linked.length >= 0.8 * items.length;
+}
+
+/**
+ * Why `element` is boilerplate, or null. `articleText` is the length of the content's text
+ * outside links: a link list is only boilerplate next to much more prose (on a hub page the
+ * list of links is the content).
+ */
+export function boilerplateReason(element: Element, articleText = Infinity): string | null {
+  const tag = element.tagName;
+  const list = tag === 'UL' || tag === 'OL';
+  const text = textOf(element);
+  const length = text.length;
+  // Cheap tests first: long blocks (but lists) are never judged, so most of the page costs one read.
+  if (!text || (length >= MAX_JUDGED && !list) || element.querySelector(KEEP_INSIDE)) return null;
+  // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5") goes.
+  if (tag === 'SPAN') return SLIDE_COUNTER.test(text) && !element.closest('pre, code') ? 'counter' : null;
+  if (HEADING.test(tag)) {
+    // "3 comments", "Leave a reply", "Customer reviews (2)"; a bare "Reviews" may be a section of the article.
+    return length < 60 && THREAD_HEADING.test(text) && /\d|\s/.test(text) ? 'thread heading' : null;
+  }
+  if (AD_LABEL.test(text)) return 'ad label';
+  // Counters and vote tallies alone ("3 / 12", "277"): a block of the article has words. A price
+  // ("£12.00") is no counter: it is what a watch on a product page is for.
+  if (length < 20 && !/\p{L}/u.test(text) && !PRICE.test(text)) return 'no words';
+  if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length ? 'link list' : null;
+  if (tag === 'DL') return null;
+  const links = element.querySelectorAll('a').length;
+  const linkDensity = linkTextLength(element) / length;
+  // Almost all link: a teaser ("<a>Other story</a> 12 March"); "Next: <a>the second post</a>" stays.
+  if (length < 200 && linkDensity >= 0.8) return 'teaser';
+  if (length < 200 && links > 0 && TEASER_LABEL.test(text)) return 'teaser';
+  if (length < 300 && SUBSCRIBE.test(text)) return 'subscription pitch';
+  if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
+  if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
+  if (length < 60 && COUNTER.test(text)) return 'counter';
+  if (length < 120 && CREDIT.test(text)) return 'credit';
+  if (length < 400 && BIO.test(text)) return 'author bio';
+  if (length < 150 && BYLINE.test(text)) return 'byline';
+  const words = text.split(' ').length;
+  if (words <= 12 && (DATE.test(text) || AGO.test(text) || element.querySelector('time') !== null)) return 'dateline';
+  // A social handle counts as a link: "Tried it? Tag us on Instagram @kitchen".
+  if (length < 120 && SHARE.test(text) && (links >= 2 || linkDensity >= 0.5 || /(^|\s)@\w{2,}/.test(text))) return 'share block';
+  if (length < 60 && PAGER.test(text)) return 'pager';
+  return null;
+}
+
+/** Whether all that is left of `element` is headings (a "Related stories" title without its list). */
+function onlyHeadingsLeft(element: Element): boolean {
+  if (element.querySelector('img, pre, table')) return false;
+  const text = textOf(element);
+  if (!text) return true;
+  const headings = Array.from(element.querySelectorAll('h1, h2, h3, h4, h5, h6'));
+  return headings.length > 0 && !headings.some((h) => h.tagName === 'H1') && headings.map(textOf).join(' ').length >= text.length - 1;
+}
+
+/** A heading's permalink: an in-page link marked "¶", "#", "§" or nothing. */
+export function isPermalink(anchor: Element): boolean {
+  return (
+    (anchor.getAttribute('href') ?? '').startsWith('#') &&
+    /^[¶#§🔗]?$/u.test(textOf(anchor)) &&
+    anchor.closest('h1, h2, h3, h4, h5, h6') !== null
+  );
+}
+
+/**
+ * Line-number gutters of highlighted code (Pygments, Rouge): a table cell's pre of nothing but
+ * numbers beside the code's own. The table around them was only layout: the code stays, as code.
+ */
+function removeCodeGutters(root: Element): void {
+  for (const gutter of Array.from(root.querySelectorAll('td pre'))) {
+    if (!/^[\d\s]+$/.test(gutter.textContent ?? '')) continue;
+    const table = gutter.closest('table');
+    gutter.remove();
+    const code = table?.querySelectorAll('pre');
+    if (table && code?.length === 1 && textOf(table) === textOf(code[0]!)) table.replaceWith(code[0]!);
+  }
+}
+
+/** The content's last element, however deeply nested. */
+function lastLeaf(root: Element): Element | null {
+  let last = root.lastElementChild;
+  while (last?.lastElementChild && !HEADING.test(last.tagName)) last = last.lastElementChild;
+  return last;
+}
+
+/**
+ * Removes boilerplate blocks from `root` (in place), innermost first. A wrapper left holding
+ * nothing, or only the heading of what was removed, goes too, and so do headings the content
+ * ends with ("Your answer" over a removed form, "More from us" over a removed list).
+ */
+export function pruneBoilerplate(root: Element): void {
+  const touched = new Set<Element>();
+  removeCodeGutters(root);
+  // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
+  for (const anchor of Array.from(root.querySelectorAll('a[href^="#"]'))) if (isPermalink(anchor)) anchor.remove();
+  const articleText = proseLength(textOf(root)) - linkTextLength(root);
+  const candidates = Array.from(root.querySelectorAll(CANDIDATES)).reverse();
+  for (const element of candidates) {
+    if (!root.contains(element)) continue;
+    const reason = boilerplateReason(element, articleText);
+    if (!reason) continue;
+    // A credit or a date beside a picture: the picture stays (its alt text is content). On a page
+    // of little prose (opening hours, an events list, a price list) a short date or number may be
+    // the very thing a watch follows: slight reasons only count beside an article.
+    if (SLIGHT.has(reason) && (articleText < MIN_PROSE || element.querySelector('img, picture, video'))) continue;
+    if (reason === 'thread heading') {
+      // The thread is the heading and what follows it in its section.
+      while (element.nextSibling) element.nextSibling.remove();
+    }
+    if (element.parentElement) touched.add(element.parentElement);
+    element.remove();
+  }
+  for (const start of touched) {
+    let parent: Element | null = start;
+    while (parent && parent !== root && root.contains(parent) && onlyHeadingsLeft(parent)) {
+      const next: Element | null = parent.parentElement;
+      parent.remove();
+      parent = next;
+    }
+  }
+  for (let last = lastLeaf(root); last && HEADING.test(last.tagName) && last.tagName !== 'H1'; last = lastLeaf(root)) {
+    last.remove();
+  }
+}

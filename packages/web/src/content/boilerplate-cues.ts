@@ -1,0 +1,72 @@
+/**
+ * Words that mark a short block as boilerplate whatever its class names say (many sites' class
+ * names are hashes: css-1x2y3z). English, German, French, Spanish, Italian and Japanese, the
+ * languages in-article boilerplate most often comes in on the pages we see. Each cue is only
+ * trusted on a short block; a paragraph of article text that happens to say "subscribe" is long.
+ */
+
+/** A teaser's label: "Read more: <a>Other story</a>". */
+export const TEASER_LABEL =
+  /^(read (more|also|next)|more on this( story)?|related|recommended|also read|lesen sie (auch|mehr)|mehr zum thema|auch interessant|à lire aussi|lire aussi|voir aussi|lee también|leer más|te puede interesar|leggi anche|potrebbe interessarti|あわせて読みたい|関連記事)\b/iu;
+
+/** An advertising label left where an ad slot was. */
+export const AD_LABEL =
+  /^(advertisement|advert|ad|ads|sponsored|sponsored content|anzeige|werbung|publicité|publicidad|pubblicità|広告|pr)$/iu;
+
+/** Subscription, paywall and newsletter pitches. */
+export const SUBSCRIBE =
+  /\b(subscribe|subscription|subscriber|unsubscribe|sign up|newsletters?|in your inbox|unlimited access|free articles?|continue reading|abonnier\w*|abonnement|digital-?abo\w*|abo|weiterlesen|abonnez|inscri\w*|suscr[ií]b\w*|suscripci[oó]n|iscriviti|abbonati|abbonamento)\b|有料会員|会員登録|ニュースレター|メールでお届け/iu;
+
+/** Share and follow blocks: the networks and verbs they are made of. */
+export const SHARE =
+  /\b(share|shares|sharing|tweet|facebook|whatsapp|linkedin|pinterest|instagram|reddit|copy link|email|e-mail|print|follow( us)?|tag us|teilen|partager|compartir|condividi|folgen|suivre|seguir|segui)\b|シェア|ポスト|フォロー/iu;
+
+/** A byline or reading-time line. */
+export const BYLINE =
+  /^(by|von|par|por|di|de)\s+\p{Lu}|\b(min\.?|minutes?) (read|lesezeit|de lecture|di lettura|de lectura)\b|分で読めます|^(posted|published|updated|veröffentlicht|aktualisiert|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)\b/iu;
+
+/** A heading that opens a comment thread or a review section. */
+export const THREAD_HEADING =
+  /^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (reply|comment)|join the (discussion|conversation)|customer reviews?|reviews?|kommentare?|leserkommentare|commentaires?|réactions|comentarios?|commenti)\b|^(コメント|レビュー)/iu;
+
+const MONTH =
+  'jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember|janv|févr|mars|avr|juin|juil|août|déc|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|novembre|dicembre';
+
+/**
+ * A calendar date ("12 March 2024", "Mar 12, 2024", "Jan 2019", "2024-03-12", "12.03.2024",
+ * "2024年3月12日").
+ */
+export const DATE = new RegExp(
+  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?(${MONTH})\\w*\\.?\\s+(de\\s+)?\\d{4}\\b|\\b(${MONTH})\\w*\\.?\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[./]\\d{1,2}[./]\\d{4}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
+  'iu',
+);
+
+/** A relative timestamp ("2 hours ago", "vor 3 Tagen", "il y a 2 jours", "hace 5 días", "3日前"). */
+export const AGO =
+  /\b\d+\s+(seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\s+ago\b|\bvor\s+\d+\s+(sekunden|minuten|stunden|tagen|wochen|monaten|jahren)\b|\bil y a\s+\d+|\bhace\s+\d+|\b\d+\s+(secondi|minuti|ore|giorni|settimane|mesi|anni)\s+fa\b|\d+\s*(秒|分|時間|日|週間|か月|年)前/iu;
+
+/** A short author biography: "Jane Doe is a reporter who covers ...". */
+export const BIO =
+  /^(\p{Lu}[\p{L}'’.-]+\s){1,3}(is|was|ist|war|est|es|è)\s.{0,60}\b(writer|journalist|reporter|editor|correspondent|columnist|contributor|redakteur\w*|journalist\w*|autor\w*|korrespondent\w*|rédact\w*|chroniqueu\w*|periodista|redactor\w*|giornalista|redattor\w*|corrispondente)\b/iu;
+
+/** Pagination and post-numbering lines of threads ("Page 1 of 3", "#2"). */
+export const PAGER = /^(page|seite|página|pagina)\s+\d+\s+(of|von|de|di|sur)\s+\d+\b|^#\d+\b/iu;
+
+/** Affiliate and sponsorship disclosures. */
+export const DISCLOSURE =
+  /\b(affiliate links?|disclosure policy|(may|might) earn (a )?(small )?commission|sponsored by|in partnership with|werbelinks?|liens? affiliés?|enlaces de afiliados|link di affiliazione)\b/iu;
+
+/** Ratings and reaction counters: "4.9 from 63 votes", "3 Likes", "12 replies". */
+export const COUNTER =
+  /^\d+([.,]\d+)?\s+(from|out of|von|sur|de|su)\s+\d+\s+(votes?|ratings?|reviews?|stimmen|bewertungen|avis|votos|voti)\b|^\d+\s+(likes?|reactions?|votes?|upvotes?|points?|replies|views|antworten|réponses|respuestas|risposte)$/iu;
+
+/** Requests to comment, rate or share after a post or recipe. */
+export const CALL_TO_ACTION =
+  /\b(leave a (rating|comment|review)|let (me|us) know in the comments|rate this recipe|tried this recipe|did you make this)\b/iu;
+
+/** A photo credit line: "Photograph: A. Name/Agency", "Foto: dpa", "Image by ...". */
+export const CREDIT =
+  /^(photo(graph)?s?|foto(s|grafie|grafía)?|images?|pictures?|bild(er)?|crédits?|credits?|illustrations?)\s*(by\b|:|©)/iu;
+
+/** A price: a currency sign or code next to a number (kept: watches follow prices). */
+export const PRICE = /[£$€¥]\s?\d|\d\s?(€|eur|usd|gbp|chf)\b/iu;

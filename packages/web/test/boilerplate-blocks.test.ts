@@ -1,0 +1,145 @@
+import { parseDocument, textOf } from '../src/content/dom';
+import { boilerplateReason, pruneBoilerplate } from '../src/content/boilerplate-blocks';
+import { removeFormBoxes } from '../src/content/form-boxes';
+import { removeChrome } from '../src/content/clean';
+import { createMarkdownConverter } from '../src/content/markdown';
+
+const PROSE =
+  'The council voted on Wednesday evening to approve a budget that closes two branch libraries and raises the cost of parking. ' +
+  'Councillors said the authority had no choice after a fall in government funding and a sharp rise in the cost of care. ';
+
+/** The first element matching `selector` in a fragment. */
+const first = (html: string, selector = 'body > *') => parseDocument(html).querySelector(selector)!;
+
+describe('boilerplate blocks, judged by what they say and how much of them is links', () => {
+  it('names each kind of in-article boilerplate, in several languages', () => {
+    const cases: Array<[string, string]> = [
+      ['<p><strong>Read more:</strong> <a href="/x">Bus fares frozen for another year</a></p>', 'teaser'],
+      ['<p><strong>Lesen Sie auch:</strong> <a href="/x">Neue Buslinie verbindet Umland mit der Innenstadt</a></p>', 'teaser'],
+      ['<div><a href="/x">Inside the race to build a cheaper electric van</a></div>', 'teaser'],
+      ['<div><span>Advertisement</span><div></div></div>', 'ad label'],
+      ['<div>3 / 12</div>', 'no words'],
+      ['<p>You have read 3 of your 5 free articles this month. <a href="/s">Subscribe now</a></p>', 'subscription pitch'],
+      ['<p>Die wichtigsten Nachrichten jeden Morgen: jetzt den Newsletter abonnieren.</p>', 'subscription pitch'],
+      ['<div><p>Sarah Collins is a staff writer who covers transport and energy.</p><a href="/a">Follow</a></div>', 'author bio'],
+      ['<div>By <a href="/a">James Porter</a> <span>5 min read</span></div>', 'byline'],
+      ['<div><a href="#p2">#2</a> <time>12 Mar 2024</time></div>', 'dateline'],
+      ['<p>Asked 2 years ago · Viewed 40936 times</p>', 'dateline'],
+      ['<div><span>Share this article</span> <a href="/s?fb">Facebook</a> <a href="/s?x">X</a></div>', 'share block'],
+      ['<p>Follow us on Instagram @simplesuppers</p>', 'share block'],
+      ['<p>Tried this recipe? Leave a rating in the comments below!</p>', 'call to action'],
+      ['<p><em>This post may contain affiliate links. Please read my disclosure policy.</em></p>', 'disclosure'],
+      ['<div>4.94 from 63 votes</div>', 'counter'],
+      ['<div>3 Likes</div>', 'counter'],
+      ['<p>Photograph: Ruth Okafor/The Weekender</p>', 'credit'],
+      ['<span>2/5</span>', 'counter'],
+      ['<h2>3 comments</h2>', 'thread heading'],
+      ['<h3>Leave a reply</h3>', 'thread heading'],
+    ];
+    for (const [html, reason] of cases) expect([html, boilerplateReason(first(html))]).toEqual([html, reason]);
+  });
+
+  it('leaves article text alone, short or long, whatever words it holds', () => {
+    const kept = [
+      `<p>${PROSE}</p>`,
+      `<p>Readers who subscribe to the printed edition will see the new layout first. ${PROSE}</p>`,
+      '<p>Next: <a href="/posts/2">the second post</a>.</p>',
+      '<p>The exact location is being kept secret.</p>',
+      '<p>See also, <a href="/for">for</a>, <a href="/loop">loop</a>.</p>',
+      '<h2>Reviews</h2>',
+      '<h2>What happens next</h2>',
+      '<li><span>225</span> <span>g</span> self-raising flour</li>',
+      '<span>225</span>',
+      '<p>Basic: 10 EUR</p>',
+      '<div>£18.00</div>',
+      '<p>Residents’ permits will rise from £40 to £55 a year.</p>',
+      '<div><pre><code>// Share the state\nlet shared = Arc::new(state);</code></pre></div>',
+      '<ul><li>Tuesday to Friday: about two thirds of normal services</li><li>Last trains around 19:00</li></ul>',
+    ];
+    for (const html of kept) expect([html, boilerplateReason(first(html))]).toEqual([html, null]);
+  });
+
+  it('takes a link list out of an article, but not the list that is a hub page’s content', () => {
+    const list =
+      '<ul><li><a href="/a">How one village cut its energy bills</a></li><li><a href="/b">Teachers vote on new pay offer</a></li></ul>';
+    expect(boilerplateReason(first(list), 2000)).toBe('link list');
+    expect(boilerplateReason(first(list), 80)).toBeNull();
+  });
+
+  it('prunes in place, with the heading of a removed block and the wrappers left empty', () => {
+    const root = first(
+      `<div><h1>Budget approved</h1><p>${PROSE}</p>` +
+        '<div class="css-1x2y3z"><h3>Related stories</h3><ul><li><a href="/a">How one village cut its energy bills</a></li>' +
+        '<li><a href="/b">Teachers vote on new pay offer</a></li></ul></div>' +
+        `<p>${PROSE}</p><div><div><span>Advertisement</span></div></div>` +
+        '<h2>2 comments</h2><ol><li>Great piece, thanks.</li><li>I disagree with every word.</li></ol><h3>More from us</h3></div>',
+    );
+    pruneBoilerplate(root);
+    expect(root.innerHTML).toBe(`<h1>Budget approved</h1><p>${PROSE}</p><p>${PROSE}</p>`);
+  });
+});
+
+describe('small pages', () => {
+  it('keeps dates and counts on a page of little prose (what a watch follows), drops them beside an article', () => {
+    const page = '<h1>Fixtures</h1><p>Next home match</p><p>Saturday 12 April 2025</p><p>3 / 5</p>';
+    const events = first(`<div>${page}</div>`);
+    pruneBoilerplate(events);
+    expect(events.innerHTML).toBe(page);
+    const article = first(`<div><h1>Budget approved</h1><p>Saturday 12 April 2025</p><p>${PROSE}</p><p>${PROSE}</p><div>3 / 5</div></div>`);
+    pruneBoilerplate(article);
+    expect(textOf(article)).not.toMatch(/April|3 \/ 5/);
+  });
+});
+
+describe('form boxes', () => {
+  it('removes a newsletter box found by its email field, with its pitch, and nothing around it', () => {
+    const document = parseDocument(
+      `<main><article><h1>Title</h1><p>${PROSE}</p><div class="sc-a1b2"><p><strong>Get the morning briefing</strong></p>` +
+        '<p>The top stories in your inbox.</p><form><input type="email"><button>Go</button></form></div>' +
+        `<p>${PROSE}</p></article></main>`,
+    );
+    removeFormBoxes(document.body, (element) => element.tagName === 'MAIN' || element.tagName === 'ARTICLE');
+    const text = textOf(document.body);
+    expect(text).not.toMatch(/morning briefing|inbox/);
+    expect(text.split(PROSE.slice(0, 40))).toHaveLength(3);
+  });
+
+  it('keeps a form that wraps the whole page (ASP.NET style), stripping only its controls later', () => {
+    const document = parseDocument(
+      `<form id="aspnetForm"><input type="hidden" name="v"><h2>Opening hours</h2><p>${PROSE}</p><input type="text"></form>`,
+    );
+    removeChrome(document);
+    expect(document.querySelector('form h2')?.textContent).toBe('Opening hours');
+    expect(document.querySelector('form p')?.textContent).toBe(PROSE);
+    expect(document.querySelector('input')).toBeNull();
+  });
+
+  it('keeps syntax-highlighted comments inside code, whatever the class names say', () => {
+    const document = parseDocument(
+      `<main><h1>Loops</h1><p>${PROSE}</p><pre><code>break; <span class="comment">// Exit when i is 64.</span></code></pre></main>`,
+    );
+    removeChrome(document);
+    expect(document.querySelector('pre')!.textContent).toBe('break; // Exit when i is 64.');
+  });
+});
+
+describe('highlighted code and headings in markdown', () => {
+  it('unwraps a line-numbered code table (Pygments) into one fenced block, and drops heading permalinks', () => {
+    const root = first(
+      `<div><h2 id="expiry">Expiry<a class="headerlink" href="#expiry">¶</a></h2><p>${PROSE}</p>` +
+        '<div class="highlight"><table class="highlighttable"><tr><td class="linenos"><pre><span>1</span>\n<span>2</span></pre></td>' +
+        '<td class="code"><pre><span></span><code>cache:\n  ttl: 86400\n</code></pre></td></tr></table></div>' +
+        '<p><a href="https://git.example/edit/docs/page.md" title="Edit this page"><svg></svg></a></p></div>',
+    );
+    pruneBoilerplate(root);
+    const markdown = createMarkdownConverter()(root);
+    expect(markdown).toBe(`## Expiry\n\n${PROSE.trim()}\n\n\`\`\`\ncache:\n  ttl: 86400\n\`\`\``);
+  });
+
+  it('fences code longer than any run of backticks inside it', () => {
+    const markdown = createMarkdownConverter()(
+      first('<div><pre><span></span><code class="language-md">Use ```js to start a block</code></pre></div>'),
+    );
+    expect(markdown).toBe('````md\nUse ```js to start a block\n````');
+  });
+});
