@@ -196,5 +196,6 @@ describe('MCP endpoint, local mode', () => {
     const get = await fetch(`${origin}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+    expect(await get.json()).toMatchObject({ success: false, code: 'METHOD_NOT_ALLOWED' });
   });
 });

@@ -123,6 +123,31 @@ describe('form boxes', () => {
   });
 });
 
+describe('class-name guesses inside the article', () => {
+  it("keeps a paywall wrapper named like chrome when it holds the article's prose, and still drops a pitch beside it", () => {
+    const document = parseDocument(
+      `<body><nav>Home</nav><article><h1>Council votes</h1><div itemprop="articleBody">` +
+        `<div class="subscriber-preview"><p>${PROSE}</p></div><div class="subscriber-only"><p>${PROSE}</p><p>${PROSE}</p></div>` +
+        `<div class="newsletter-promo"><p>Get the morning briefing in your inbox.</p></div></div></article></body>`,
+    );
+    removeChrome(document);
+    const text = textOf(document.body);
+    expect(text.split('The council voted').length - 1).toBe(3);
+    expect(text).not.toContain('morning briefing');
+  });
+
+  it('keeps captions named as captions on a page told in them, and drops them beside an article', () => {
+    const caption = (n: number) =>
+      `<figure><img src="/${n}.jpg" alt=""><figcaption class="gallery-caption">Swimmers at dawn in bay number ${n}, where the club has met every morning since the war and the water is seven degrees.</figcaption></figure>`;
+    const gallery = parseDocument(`<body><h1>Sea swimmers</h1><p>Pictures.</p>${caption(1)}${caption(2)}</body>`);
+    removeChrome(gallery);
+    expect(textOf(gallery.body)).toContain('bay number 2');
+    const article = parseDocument(`<body><h1>Sea swimmers</h1><p>${PROSE}</p><p>${PROSE}</p>${caption(1)}</body>`);
+    removeChrome(article);
+    expect(textOf(article.body)).not.toContain('bay number 1');
+  });
+});
+
 describe('highlighted code and headings in markdown', () => {
   it('unwraps a line-numbered code table (Pygments) into one fenced block, and drops heading permalinks', () => {
     const root = first(

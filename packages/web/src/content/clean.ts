@@ -113,6 +113,24 @@ function isCaptionPage(body: HTMLElement): boolean {
   return prose > 0 && captions > prose;
 }
 
+/** Characters a paragraph of the article's own prose has at least; pitches and teasers are shorter. */
+const PROSE_PARAGRAPH = 200;
+
+/**
+ * Whether an element holds a paragraph of prose (long, few links): inside the article, a wrapper
+ * named like chrome around one ("subscriber-preview", "ad-free-content") is the article's.
+ */
+function holdsProse(element: Element): boolean {
+  for (const paragraph of Array.from(element.querySelectorAll('p'))) {
+    const text = (paragraph.textContent ?? '').trim();
+    if (text.length < PROSE_PARAGRAPH) continue;
+    let links = 0;
+    for (const anchor of Array.from(paragraph.querySelectorAll('a'))) links += (anchor.textContent ?? '').length;
+    if (links < text.length * 0.3) return true;
+  }
+  return false;
+}
+
 function isCallout(element: Element): boolean {
   return element.closest('main, article') !== null && CALLOUT.test(element.getAttribute('class') ?? '');
 }
@@ -169,11 +187,13 @@ export function removeChrome(document: Document): void {
   // Landmarks go, except a note or callout inside the article, and a header that belongs to the
   // article or carries its title.
   removeAll(body, CHROME_LANDMARKS, (el) => el.tagName === 'ASIDE' && isCallout(el));
-  if (!isCaptionPage(body)) removeAll(body, 'figcaption');
+  const captionPage = isCaptionPage(body);
+  if (!captionPage) removeAll(body, 'figcaption');
   removeAll(body, 'header, [role="banner"]', (el) => el.closest('main, article') !== null || el.querySelector('h1') !== null);
 
   const bodyText = (body.textContent ?? '').length || 1;
-  const isProtected = protectedBy(contentAnchors(body));
+  const anchors = contentAnchors(body);
+  const isProtected = protectedBy(anchors);
   for (const element of Array.from(body.querySelectorAll('[class], [id], [aria-label]'))) {
     // Inside code, class names are the highlighter's (a "comment" span is the code's own comment).
     if (!element.isConnected || element.closest('pre, code')) continue;
@@ -186,8 +206,17 @@ export function removeChrome(document: Document): void {
       continue;
     }
     const text = (element.textContent ?? '').length;
-    // A guessed wrapper ("has-sidebar", "post-with-ads") may hold the page's text; keep it then.
-    if ((kind === 'chrome' || kind === 'layout') && text > bodyText * 0.5) {
+    // A guessed wrapper ("has-sidebar", "post-with-ads") may hold the page's text, or much of the
+    // article's ("subscriber-only" around a paywalled article's paragraphs); keep it then.
+    const anchor = anchors.find((a) => a !== element && a.contains(element));
+    const share = anchor ? text / ((anchor.textContent ?? '').length || 1) : 0;
+    const guessed = kind === 'chrome' || kind === 'layout';
+    if (guessed && (text > bodyText * 0.5 || share > 0.3 || (anchor && holdsProse(element)))) {
+      forgetName(element);
+      continue;
+    }
+    // On a page told in its captions, a caption by its class name is content too.
+    if (captionPage && kind === 'byline' && (element.tagName === 'FIGCAPTION' || /caption/i.test(element.getAttribute('class') ?? ''))) {
       forgetName(element);
       continue;
     }
