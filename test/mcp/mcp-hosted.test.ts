@@ -1,7 +1,7 @@
 /**
  * The MCP endpoint in hosted mode, attacked as a tenant with a free key would: a key is needed,
- * private addresses are refused as tool errors, plan caps apply, and each tool call counts against
- * the key's rate limit like a REST call (the protocol's own messages do not).
+ * private addresses are refused as tool errors, plan caps apply, and every message counts against
+ * the key's rate limit like a REST call (a refused tool call is a RATE_LIMITED tool error).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -25,8 +25,8 @@ const call = (client: Client, name: string, args: Record<string, unknown>) =>
 describe('MCP endpoint, hosted mode', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    // A day of 4 requests on the free plan: the counting is seen without waiting for any window.
-    const plans = { ...PLANS, free: { ...PLANS.free, requestsPerDay: 4 } };
+    // A day of 7 requests on the free plan: the counting is seen without waiting for any window.
+    const plans = { ...PLANS, free: { ...PLANS.free, requestsPerDay: 7 } };
     gw = await startTestGateway({ MODE: 'hosted', API_KEYS: `${FREE}:free,${PRO}:pro` }, undefined, { plans });
   });
   afterAll(() => gw.close());
@@ -42,7 +42,7 @@ describe('MCP endpoint, hosted mode', () => {
   it('refuses private targets and over-plan requests as tool errors, counts each call, then answers RATE_LIMITED', async () => {
     const client = await connect(gw.origin, FREE);
     try {
-      // Connecting and listing are free: the day's 4 requests are all left for tool calls.
+      // Connecting (initialize, then the initialized notification) and listing count: 3 of 7.
       expect((await client.listTools()).tools).toHaveLength(6);
       const rest = async (path: string, body: unknown) =>
         (await postJson(`${gw.origin}${path}`, body, { authorization: `Bearer ${PRO}` })).json;
@@ -66,14 +66,14 @@ describe('MCP endpoint, hosted mode', () => {
       const limited = await call(client, 'scrape', { url: 'http://127.0.0.1:9/' });
       expect(limited).toMatchObject({ isError: true, structuredContent: { success: false, code: 'RATE_LIMITED' } });
       expect(limited.content[0]).toMatchObject({
-        text: expect.stringMatching(/^RATE_LIMITED: Rate limit exceeded: the free plan allows 4 requests per day/),
+        text: expect.stringMatching(/^RATE_LIMITED: Rate limit exceeded: the free plan allows 7 requests per day/),
       });
 
       // The same count as the REST API: the key's REST calls are refused now too.
       const restCall = await postJson(`${gw.origin}/v1/scrape`, { url: 'https://example.com/' }, { authorization: `Bearer ${FREE}` });
       expect(restCall.status).toBe(429);
-      // The protocol still answers; only work is counted.
-      expect((await client.listTools()).tools).toHaveLength(6);
+      // The protocol's own messages are refused too, with the HTTP 429 of any API request.
+      await expect(client.listTools()).rejects.toMatchObject({ code: 429 });
     } finally {
       await client.close();
     }

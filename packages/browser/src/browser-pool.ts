@@ -340,7 +340,24 @@ export class BrowserPool {
       await this.retire(generation);
       throw new Unavailable('The browser pool is shut down');
     }
+    // Watched from when it serves pages: an idle spare has no renderer of a tenant's to watch.
+    generation.watchdog ??= this.watchdogFor(generation);
     this.current = generation;
+  }
+
+  private watchdogFor(generation: Generation): RendererWatchdog | undefined {
+    const pid = generation.chromium.browser.process()?.pid;
+    const memoryMb = this.config.pageMemoryLimitMb;
+    if (!pid || !memoryMb) return undefined;
+    return watchRenderers({
+      browserPid: pid,
+      limitBytes: memoryMb * 1024 * 1024,
+      onKill: ({ pid: renderer, rssBytes }) =>
+        this.deps.logger.warn(
+          { renderer, rssMb: Math.round(rssBytes / 1048576), limitMb: memoryMb },
+          'page over its memory limit; renderer killed',
+        ),
+    });
   }
 
   private prepareSpare(): void {
@@ -387,18 +404,7 @@ export class BrowserPool {
       closing: false,
       lost: new AbortController(),
       idle: [],
-      watchdog:
-        pid && memoryMb
-          ? watchRenderers({
-              browserPid: pid,
-              limitBytes: memoryMb * 1024 * 1024,
-              onKill: ({ pid: renderer, rssBytes }) =>
-                this.deps.logger.warn(
-                  { renderer, rssMb: Math.round(rssBytes / 1048576), limitMb: memoryMb },
-                  'page over its memory limit; renderer killed',
-                ),
-            })
-          : undefined,
+      watchdog: undefined,
     };
     chromium.browser.on('disconnected', () => this.onDisconnected(generation));
     this.launches += 1;

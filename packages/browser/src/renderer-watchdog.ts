@@ -85,9 +85,9 @@ async function isRenderer(pid: number, kinds: RendererKinds): Promise<boolean> {
   // The process type is among the first arguments; the rest of Chromium's command line is long.
   const cmdline = await readProcText(`/proc/${pid}/cmdline`, 4096);
   const renderer = cmdline?.includes('--type=renderer') ?? false;
-  // A renderer starts as a fork of a zygote and says so until it renames itself: a zygote's kind is
-  // read again next time.
-  if (cmdline !== undefined && !cmdline.includes('--type=zygote')) kinds.set(pid, renderer);
+  // A renderer starts as a fork of a zygote and shows the zygote's command line (which may carry
+  // no --type at all) until it renames itself: only a process that names another type is settled.
+  if (cmdline?.includes('--type=') && !cmdline.includes('--type=zygote')) kinds.set(pid, renderer);
   return renderer;
 }
 

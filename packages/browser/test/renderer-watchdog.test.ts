@@ -1,7 +1,7 @@
 /**
  * The renderer watchdog's pass on plain child processes named like Chromium's: a "renderer" past
- * the cap is killed, a "zygote" (what a renderer is called for a moment after its fork) is looked
- * at again on the next pass, and /proc is read a few bytes at a time.
+ * the cap is killed, a "zygote" or an untyped process (what a renderer shows for a moment after
+ * its fork) is looked at again on the next pass, and /proc is read a few bytes at a time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -35,7 +35,8 @@ describe('renderer watchdog', () => {
     const renderer = child('renderer');
     const zygote = child('zygote');
     const gpu = child('gpu-process');
-    children.push(renderer, zygote, gpu);
+    const untyped = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    children.push(renderer, zygote, gpu, untyped);
     await Promise.all([renderer, zygote, gpu].map(started));
 
     const kinds: RendererKinds = new Map();
@@ -46,6 +47,8 @@ describe('renderer watchdog', () => {
     expect((await exited)[1]).toBe('SIGKILL');
     expect(kinds.get(gpu.pid!)).toBe(false);
     expect(kinds.has(zygote.pid!)).toBe(false);
+    // A process that names no type may be a fork that has not renamed itself yet: read again later.
+    expect(kinds.has(untyped.pid!)).toBe(false);
     expect(zygote.exitCode).toBeNull();
 
     // The next pass forgets the renderer that is gone.

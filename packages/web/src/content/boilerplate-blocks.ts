@@ -12,12 +12,14 @@ import {
   AGO,
   BIO,
   BYLINE,
+  BYLINE_NAME,
   CALL_TO_ACTION,
   COUNTER,
   CREDIT,
   DATE,
   DISCLOSURE,
   PAGER,
+  PAYWALL_PITCH,
   PRICE,
   SHARE,
   SUBSCRIBE,
@@ -73,6 +75,9 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   const length = text.length;
   // Cheap tests first: long blocks (but lists) are never judged, so most of the page costs one read.
   if (!text || (length >= MAX_JUDGED && !list) || element.querySelector(KEEP_INSIDE)) return null;
+  // A price or a bit of code is what the block is for ("Pro subscription: $29/month"), unless it
+  // is a paywall's pitch ("Subscribe now for unlimited access from £1 a week").
+  if ((PRICE.test(text) && !PAYWALL_PITCH.test(text)) || element.querySelector('code, kbd')) return null;
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5") goes.
   if (tag === 'SPAN') return SLIDE_COUNTER.test(text) && !element.closest('pre, code') ? 'counter' : null;
   if (HEADING.test(tag)) {
@@ -96,7 +101,7 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (length < 60 && COUNTER.test(text)) return 'counter';
   if (length < 120 && CREDIT.test(text)) return 'credit';
   if (length < 400 && BIO.test(text)) return 'author bio';
-  if (length < 150 && BYLINE.test(text)) return 'byline';
+  if (length < 150 && (BYLINE_NAME.test(text) || BYLINE.test(text))) return 'byline';
   const words = text.split(' ').length;
   if (words <= 12 && (DATE.test(text) || AGO.test(text) || element.querySelector('time') !== null)) return 'dateline';
   // A social handle counts as a link: "Tried it? Tag us on Instagram @kitchen".

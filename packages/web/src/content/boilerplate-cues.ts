@@ -17,17 +17,27 @@ export const AD_LABEL =
 export const SUBSCRIBE =
   /\b(subscribe|subscription|subscriber|unsubscribe|sign up|newsletters?|in your inbox|unlimited access|free articles?|continue reading|abonnier\w*|abonnement|digital-?abo\w*|abo|weiterlesen|abonnez|inscri\w*|suscr[ií]b\w*|suscripci[oó]n|iscriviti|abbonati|abbonamento)\b|有料会員|会員登録|ニュースレター|メールでお届け/iu;
 
+/** A paywall's pitch, which quotes a price and is still no part of the article. */
+export const PAYWALL_PITCH =
+  /\b(subscribe now|unlimited access|free articles?|already a subscriber|start your (free )?trial|jetzt abonnieren|abonnez-vous|suscríbete|abbonati ora)\b/iu;
+
 /** Share and follow blocks: the networks and verbs they are made of. */
 export const SHARE =
   /\b(share|shares|sharing|tweet|facebook|whatsapp|linkedin|pinterest|instagram|reddit|copy link|email|e-mail|print|follow( us)?|tag us|teilen|partager|compartir|condividi|folgen|suivre|seguir|segui)\b|シェア|ポスト|フォロー/iu;
 
-/** A byline or reading-time line. */
+/**
+ * A byline: "By Jane Doe", "von Anna Weber". Case matters here (no `i` flag: under `iu`, \p{Lu}
+ * matches lower case too, and "By default, ..." or "Par exemple, ..." is no byline).
+ */
+export const BYLINE_NAME = /^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]e)\s+\p{Lu}[\p{L}'’.-]*(\s+\p{Lu}[\p{L}'’.-]*)+/u;
+
+/** A reading-time or publication line. */
 export const BYLINE =
-  /^(by|von|par|por|di|de)\s+\p{Lu}|\b(min\.?|minutes?) (read|lesezeit|de lecture|di lettura|de lectura)\b|分で読めます|^(posted|published|updated|veröffentlicht|aktualisiert|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)\b/iu;
+  /\b(min\.?|minutes?) (read|lesezeit|de lecture|di lettura|de lectura)\b|分で読めます|^(posted|published|updated|veröffentlicht|aktualisiert|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)\b/iu;
 
 /** A heading that opens a comment thread or a review section. */
 export const THREAD_HEADING =
-  /^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (reply|comment)|join the (discussion|conversation)|customer reviews?|reviews?|kommentare?|leserkommentare|commentaires?|réactions|comentarios?|commenti)\b|^(コメント|レビュー)/iu;
+  /^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (reply|comment)|join the (discussion|conversation)|customer reviews?|reviews?|kommentare?|leserkommentare|commentaires?|réactions|comentarios?|commenti|コメント|レビュー)(\s*\(\d+\))?\s*:?$/iu;
 
 const MONTH =
   'jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember|janv|févr|mars|avr|juin|juil|août|déc|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|novembre|dicembre';

@@ -206,12 +206,11 @@ export function removeChrome(document: Document): void {
       continue;
     }
     const text = (element.textContent ?? '').length;
-    // A guessed wrapper ("has-sidebar", "post-with-ads") may hold the page's text, or much of the
-    // article's ("subscriber-only" around a paywalled article's paragraphs); keep it then.
+    // A guessed wrapper ("has-sidebar", "post-with-ads") may hold the page's text, or, inside the
+    // article, its prose ("subscriber-only" around a paywalled article's paragraphs); keep it then.
     const anchor = anchors.find((a) => a !== element && a.contains(element));
-    const share = anchor ? text / ((anchor.textContent ?? '').length || 1) : 0;
     const guessed = kind === 'chrome' || kind === 'layout';
-    if (guessed && (text > bodyText * 0.5 || share > 0.3 || (anchor && holdsProse(element)))) {
+    if (guessed && (text > bodyText * 0.5 || (anchor && holdsProse(element)))) {
       forgetName(element);
       continue;
     }

@@ -6,27 +6,45 @@
  * pages wrap everything in one) is never a box.
  */
 import { textOf } from './dom';
+import { PRICE } from './boilerplate-cues';
 
 const CONTROLS = 'form, input:not([type="hidden"]), select, textarea';
 /** More text than this is more than a pitch and a privacy line: content may be in it. */
 const MAX_BOX_TEXT = 300;
 const NEVER_IN_BOX = 'pre, table, h1, article, main';
+/** A box never grows past one of these: a list item or a table cell is content's own place. */
+const BOX_LIMIT = new Set(['LI', 'TR', 'TD', 'TH', 'DD']);
 
-function isBox(element: Element, pageText: number): boolean {
-  const text = textOf(element).length;
+/** A control a reader fills in: not a task list's disabled checkbox, not a lone toggle. */
+function isInput(control: Element): boolean {
+  if (control.hasAttribute('disabled') || control.hasAttribute('readonly')) return false;
+  const type = (control.getAttribute('type') ?? '').toLowerCase();
+  return !((type === 'checkbox' || type === 'radio') && !control.closest('form'));
+}
+
+function isBox(element: Element, pageText: number, lengths: Map<Element, number>): boolean {
+  let text = lengths.get(element);
+  if (text === undefined) {
+    text = textOf(element).length;
+    lengths.set(element, text);
+  }
   return text < MAX_BOX_TEXT && text < pageText / 2 && element.querySelector(NEVER_IN_BOX) === null;
 }
 
 /** Removes form boxes from `body`, never an element `isProtected` (the article's own containers). */
 export function removeFormBoxes(body: Element, isProtected: (element: Element) => boolean): void {
   const pageText = textOf(body).length;
+  // Each element's text is measured once, however many controls climb through it.
+  const lengths = new Map<Element, number>();
   for (const control of Array.from(body.querySelectorAll(CONTROLS))) {
-    if (!control.isConnected || control.closest('pre, code')) continue;
+    if (!control.isConnected || control.closest('pre, code') || (control.tagName === 'INPUT' && !isInput(control))) continue;
     let box: Element | null = null;
     for (let candidate: Element | null = control; candidate && candidate !== body; candidate = candidate.parentElement) {
-      if (isProtected(candidate) || !isBox(candidate, pageText)) break;
+      if (isProtected(candidate) || !isBox(candidate, pageText, lengths)) break;
       box = candidate;
+      if (BOX_LIMIT.has(candidate.tagName)) break;
     }
-    box?.remove();
+    // A box showing a price (a variable product's chosen price) is the product's, not a pitch.
+    if (box && !PRICE.test(textOf(box))) box.remove();
   }
 }

@@ -43,7 +43,7 @@ export function createMarkdownConverter(): MarkdownConverter {
       const code = (node as Element).textContent?.replace(/\n$/, '') ?? '';
       const language = /language-(\S+)/.exec((node as Element).querySelector('code')?.getAttribute('class') ?? '')?.[1] ?? '';
       // A fence longer than any run of backticks in the code itself.
-      const fence = '`'.repeat(Math.max(3, ...(code.match(/`+/g) ?? []).map((run) => run.length + 1)));
+      const fence = '`'.repeat((code.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length + 1), 3));
       return `\n\n${fence}${language}\n${code}\n${fence}\n\n`;
     },
   });

@@ -42,7 +42,9 @@ async function whenDone(jobId: string, ctx: ToolContext): Promise<ScreenshotAnsw
     const { body } = await callRoute(screenshotsGet, { query: { job_id: jobId, wait: String(wait) } }, ctx);
     const answer = body as ScreenshotAnswer;
     if (answer.status !== 'processing') return answer;
-    if (remaining <= 1 || ctx.deps.stopping.aborted || ctx.req.destroyed) {
+    // (The request stream is always "destroyed" once its body is read: the answer's stream says
+    // whether the client is still there.)
+    if (remaining <= 1 || ctx.deps.stopping.aborted || ctx.res.destroyed || ctx.res.writableEnded) {
       throw new TimeoutError(`The screenshot did not finish in time; job ${jobId} may still complete: GET /v1/screenshots?job_id=${jobId}`);
     }
   }
@@ -55,7 +57,8 @@ async function inlineImage(jobId: string, ctx: ToolContext): Promise<ContentBloc
   if (!result) return { type: 'text', text: 'The image is no longer stored; take the screenshot again.' };
   if (!result.contentType.startsWith('image/'))
     return { type: 'text', text: `A ${result.contentType} is not returned inline; fetch it from the URL.` };
-  const bytes = await readBlobBytes(ctx.deps.store, result.key, INLINE_IMAGE_MAX_BYTES);
+  const bytes = await readBlobBytes(ctx.deps.store, result.key, INLINE_IMAGE_MAX_BYTES).catch(() => null);
+  if (bytes === null) return { type: 'text', text: 'The image could not be read back for inline use; fetch it from the URL.' };
   if (!bytes) return { type: 'text', text: 'The image is larger than 1 MB, so it is not inline; fetch it from the URL.' };
   return { type: 'image', data: bytes.toString('base64'), mimeType: result.contentType };
 }

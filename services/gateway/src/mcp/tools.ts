@@ -69,7 +69,8 @@ const crawlStatusTool: McpTool = {
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run({ args }, ctx) {
     const { body } = await callRoute(jobsGet, { params: args }, ctx);
-    return toolResult(body, jsonText(body));
+    // Compact: a finished crawl's pages are in the structured content too.
+    return toolResult(body, JSON.stringify(body));
   },
 };
 

@@ -12,8 +12,8 @@ const jsonRpcMessage = z.unknown();
 /**
  * `POST /mcp`: the Model Context Protocol over Streamable HTTP, stateless (no session: every
  * request stands alone, so any replica answers). In hosted mode the key is checked like any API
- * call; each tool call counts as one request against the key's plan (a refused one is a tool
- * error), the protocol's own messages (initialize, tools/list) do not.
+ * call and every message counts as one request against the key's plan: a tool call in the tool's
+ * handler (a refused one is a RATE_LIMITED tool error), the protocol's own messages here (429).
  */
 export function mcpPost(tools: readonly AnyMcpTool[]): AnyRoute {
   const listed = listTools(tools);
@@ -28,6 +28,10 @@ export function mcpPost(tools: readonly AnyMcpTool[]): AnyRoute {
       // One message per request keeps "one tool call, one counted request" exact (the protocol's
       // 2025-06-18 revision dropped batches; the SDK's client never sends them).
       if (Array.isArray(body)) throw new BadRequest('Send one JSON-RPC message per request; batches are not accepted');
+      // Every message counts once, as every REST request does: a tool call in its handler (so a
+      // refused one is a tool error), anything else (initialize, tools/list, ping) here.
+      const method = typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
+      if (method !== 'tools/call') await req.countRequest?.();
       const server = createMcpServer(tools, listed, { req, res, deps, log, origin });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.once('close', () => {
