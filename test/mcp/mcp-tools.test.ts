@@ -193,6 +193,19 @@ describe('MCP endpoint, local mode', () => {
     });
     expect(batch.status).toBe(400);
     expect(await batch.json()).toMatchObject({ success: false, code: 'INVALID_REQUEST' });
+    // What the transport would refuse is refused with the API's error body.
+    const post = (headers: Record<string, string>, body: string) => fetch(`${origin}/mcp`, { method: 'POST', headers, body });
+    const message = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const noAccept = await post({ 'content-type': 'application/json' }, message);
+    expect([noAccept.status, await noAccept.json()]).toEqual([406, expect.objectContaining({ success: false, code: 'NOT_ACCEPTABLE' })]);
+    const both = { accept: 'application/json, text/event-stream' };
+    const notRpc = await post({ ...both, 'content-type': 'application/json' }, JSON.stringify({ a: { a: 1 } }));
+    expect([notRpc.status, await notRpc.json()]).toEqual([400, expect.objectContaining({ success: false, code: 'INVALID_REQUEST' })]);
+    const vendorJson = await post({ ...both, 'content-type': 'application/vnd.api+json' }, message);
+    expect([vendorJson.status, await vendorJson.json()]).toEqual([
+      415,
+      expect.objectContaining({ success: false, code: 'UNSUPPORTED_MEDIA_TYPE' }),
+    ]);
     const get = await fetch(`${origin}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');

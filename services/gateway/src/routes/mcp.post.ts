@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { BadRequest } from '@sitelens/contracts';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AppError, BadRequest } from '@sitelens/contracts';
 import { defineRoute, type AnyRoute } from '../http/route';
 import { createMcpServer, listTools } from '../mcp/server';
 import type { AnyMcpTool } from '../mcp/tool';
@@ -28,6 +30,15 @@ export function mcpPost(tools: readonly AnyMcpTool[]): AnyRoute {
       // One message per request keeps "one tool call, one counted request" exact (the protocol's
       // 2025-06-18 revision dropped batches; the SDK's client never sends them).
       if (Array.isArray(body)) throw new BadRequest('Send one JSON-RPC message per request; batches are not accepted');
+      // What the transport would refuse, refused here first so the answer is the API's error body.
+      const accept = req.get('accept') ?? '';
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+        throw new AppError('NOT_ACCEPTABLE', 'An MCP client must accept both application/json and text/event-stream');
+      }
+      if (!isJsonContentType(req.get('content-type'))) {
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'An MCP message is sent as application/json');
+      }
+      if (!JSONRPCMessageSchema.safeParse(body).success) throw new BadRequest('The body is not a JSON-RPC 2.0 message');
       // Every message counts once, as every REST request does: a tool call in its handler (so a
       // refused one is a tool error), anything else (initialize, tools/list, ping) here.
       const method = typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
