@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { PNG } from 'pngjs';
 import { chromePath } from '@sitelens/testkit';
 import { getJson, postJson } from '@sitelens/testkit/test-gateway';
 import { reply } from '@sitelens/testkit/scripted-openai';
@@ -23,12 +24,6 @@ const call = (client: Client, name: string, args: Record<string, unknown>) =>
   client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
 const textOf = (result: CallToolResult) => result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-
-/** A PNG's width and height, from its IHDR chunk. */
-function pngSize(bytes: Buffer): { width: number; height: number } {
-  expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
 
 describe('MCP endpoint, local mode', () => {
   let stack: ParseStack;
@@ -110,7 +105,8 @@ describe('MCP endpoint, local mode', () => {
     const image = result.content.find((block) => block.type === 'image');
     expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' });
     const inlineBytes = Buffer.from((image as { data: string }).data, 'base64');
-    expect(pngSize(inlineBytes)).toEqual({ width: 640, height: 400 });
+    const png = PNG.sync.read(inlineBytes);
+    expect({ width: png.width, height: png.height }).toEqual({ width: 640, height: 400 });
     const fetched = await fetch(answer.screenshot);
     expect(fetched.status).toBe(200);
     expect(Buffer.from(await fetched.arrayBuffer())).toEqual(inlineBytes);

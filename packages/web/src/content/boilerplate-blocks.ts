@@ -6,7 +6,7 @@
  * links (the measures of jusText and trafilatura), not by class names, which are often hashes.
  * Only short blocks are judged: a long paragraph is the article's, whatever words it holds.
  */
-import { textOf } from './dom';
+import { linkTextLength, textOf } from './dom';
 import {
   AD_LABEL,
   AGO,
@@ -47,12 +47,6 @@ function proseLength(text: string): number {
 const SLIDE_COUNTER = /^\d+\s*(\/|of|von|de|sur|di)\s*\d+$/u;
 /** A link list goes when the content has this many times its length of prose. */
 const LIST_TO_PROSE = 4;
-
-function linkTextLength(element: Element): number {
-  let total = 0;
-  for (const anchor of Array.from(element.querySelectorAll('a'))) total += textOf(anchor).length;
-  return total;
-}
 
 /** A list whose items are (almost) all links: related stories, "more from", tag and topic lists. */
 function isLinkList(element: Element): boolean {

@@ -6,6 +6,7 @@
  * landmark, the longest article, the only h1) is never removed by a class/id guess.
  */
 
+import { linkTextLength } from './dom';
 import { removeFormBoxes } from './form-boxes';
 
 /** Never content. */
@@ -124,9 +125,7 @@ function holdsProse(element: Element): boolean {
   for (const paragraph of Array.from(element.querySelectorAll('p'))) {
     const text = (paragraph.textContent ?? '').trim();
     if (text.length < PROSE_PARAGRAPH) continue;
-    let links = 0;
-    for (const anchor of Array.from(paragraph.querySelectorAll('a'))) links += (anchor.textContent ?? '').length;
-    if (links < text.length * 0.3) return true;
+    if (linkTextLength(paragraph) < text.length * 0.3) return true;
   }
   return false;
 }

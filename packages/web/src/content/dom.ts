@@ -84,3 +84,10 @@ export function absoluteHttpUrl(value: string | null | undefined, base: string):
 export function textOf(node: Node | null | undefined): string {
   return (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
+
+/** Length of the collapsed text inside an element's links. */
+export function linkTextLength(element: Element): number {
+  let total = 0;
+  for (const anchor of Array.from(element.querySelectorAll('a'))) total += textOf(anchor).length;
+  return total;
+}
