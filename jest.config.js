@@ -36,6 +36,7 @@ const UNIT = [
   'packages/queue/test/follow-job.test.ts',
   'packages/web/test/boilerplate-blocks.test.ts',
   'packages/web/test/content.test.ts',
+  'packages/web/test/page-structure.test.ts',
   'packages/web/test/path-glob.test.ts',
   'packages/web/test/robots-rules.test.ts',
   'packages/web/test/selected-content.test.ts',

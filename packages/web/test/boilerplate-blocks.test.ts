@@ -35,6 +35,19 @@ describe('boilerplate blocks, judged by what they say and how much of them is li
       ['<span>2/5</span>', 'counter'],
       ['<h2>3 comments</h2>', 'thread heading'],
       ['<h3>Leave a reply</h3>', 'thread heading'],
+      ['<p class="tagline">[–] 288 points (2 children)</p>', 'counter'],
+      ['<div>1 of 10</div>', 'counter'],
+      ['<p>© 2024 Example Media Ltd. All rights reserved.</p>', 'copyright'],
+      ['<dl><dt>oldgreaser</dt><dd>Senior Member</dd><dd>Posts: 2184</dd><dd>Joined: Mon Mar 08, 2010</dd></dl>', 'member card'],
+      ['<div><a href="/u/0">plot22</a><span>Joined: Jan 2019</span><span>Posts: 40</span></div>', 'member card'],
+      ['<div>Sent from my iPhone using Tapatalk</div>', 'signature'],
+      ['<p>Users browsing this forum: No registered users and 4 guests</p>', 'who is online'],
+      ['<div>Last edited by rocketgoldie on Sun Apr 21, 2024, edited 1 time in total.</div>', 'byline'],
+      ['<div><h4>Want to add to the discussion?</h4><p>Post a comment!</p></div>', 'call to action'],
+      ['<div>Rated 4.67 out of 5 based on 3 customer ratings</div>', 'rating'],
+      ['<div>★★★★★ 4.8 from 126 votes</div>', 'counter'],
+      ['<h2>Customers also bought</h2>', 'shop section'],
+      ['<h2>Shipping &amp; returns</h2>', 'shop section'],
     ];
     for (const [html, reason] of cases) expect([html, boilerplateReason(first(html))]).toEqual([html, reason]);
   });
@@ -62,6 +75,11 @@ describe('boilerplate blocks, judged by what they say and how much of them is li
       '<h2>Reviews of the best laptops</h2>',
       '<p>Pro subscription: $29/month, billed yearly.</p>',
       '<p>Call <code>subscribe()</code> to listen for changes.</p>',
+      // A product's own sections, a post that mentions what it counts, a docs heading.
+      '<h2>Materials &amp; care</h2>',
+      '<h2>Delivery</h2>',
+      '<p>The club has 40 members and 12 points of contact.</p>',
+      '<p>I joined in 2019 and have written 40 posts since, mostly about the allotment.</p>',
     ];
     for (const html of kept) expect([html, boilerplateReason(first(html), 5000)]).toEqual([html, null]);
   });
@@ -71,6 +89,23 @@ describe('boilerplate blocks, judged by what they say and how much of them is li
       '<ul><li><a href="/a">How one village cut its energy bills</a></li><li><a href="/b">Teachers vote on new pay offer</a></li></ul>';
     expect(boilerplateReason(first(list), 2000)).toBe('link list');
     expect(boilerplateReason(first(list), 80)).toBeNull();
+  });
+
+  it('keeps the values of a table cell, however short or linked', () => {
+    const table = parseDocument(
+      '<table><tr><th>Blade length</th><td><p><a href="/t/240">240 mm</a></p></td></tr><tr><th>Teeth per inch</th><td><p>17</p></td></tr></table>',
+    );
+    for (const p of Array.from(table.querySelectorAll('td p'))) expect(boilerplateReason(p, 5000)).toBeNull();
+  });
+
+  it("removes a shop's section with its heading: a disclosure widget, or the blocks up to the next heading", () => {
+    const root = first(
+      `<div><h1>Stoneware mug</h1><p>${PROSE}</p><details><summary><h2>Shipping &amp; returns</h2></summary><p>We dispatch within 2 days.</p></details>` +
+        '<h2>Customers also bought</h2><ul><li><a href="/p/1">Travel mug £12.00</a></li><li><a href="/p/2">Jar £8.00</a></li></ul>' +
+        '<h2>Care</h2><p>Hand wash only.</p></div>',
+    );
+    pruneBoilerplate(root);
+    expect(root.innerHTML).toBe(`<h1>Stoneware mug</h1><p>${PROSE}</p><h2>Care</h2><p>Hand wash only.</p>`);
   });
 
   it('prunes in place, with the heading of a removed block and the wrappers left empty', () => {

@@ -14,17 +14,25 @@ import {
   BYLINE,
   BYLINE_NAME,
   CALL_TO_ACTION,
+  COPYRIGHT,
+  COUNTED,
   COUNTER,
   CREDIT,
   DATE,
   DISCLOSURE,
+  MEMBER_JOINED,
+  MEMBER_POSTS,
   PAGER,
   PAYWALL_PITCH,
   PRICE,
+  RATING,
+  SENT_FROM,
   SHARE,
+  SHOP_SECTION_HEADING,
   SUBSCRIBE,
   TEASER_LABEL,
   THREAD_HEADING,
+  WHO_IS_ONLINE,
 } from './boilerplate-cues';
 
 const CANDIDATES = 'p, div, section, aside, header, footer, ul, ol, dl, blockquote, details, summary, span, h2, h3, h4, h5, h6';
@@ -69,6 +77,9 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   const length = text.length;
   // Cheap tests first: long blocks (but lists) are never judged, so most of the page costs one read.
   if (!text || (length >= MAX_JUDGED && !list) || element.querySelector(KEEP_INSIDE)) return null;
+  // A table cell's only block is the cell's value ("17", "<a>240 mm</a>"): the table's, like the cell.
+  const parent = element.parentElement;
+  if (parent && (parent.tagName === 'TD' || parent.tagName === 'TH') && parent.children.length === 1) return null;
   // A price or a bit of code is what the block is for ("Pro subscription: $29/month"), unless it
   // is a paywall's pitch ("Subscribe now for unlimited access from £1 a week").
   if ((PRICE.test(text) && !PAYWALL_PITCH.test(text)) || element.querySelector('code, kbd')) return null;
@@ -76,12 +87,20 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (tag === 'SPAN') return SLIDE_COUNTER.test(text) && !element.closest('pre, code') ? 'counter' : null;
   if (HEADING.test(tag)) {
     // "3 comments", "Leave a reply", "Customer reviews (2)"; a bare "Reviews" may be a section of the article.
-    return length < 60 && THREAD_HEADING.test(text) && /\d|\s/.test(text) ? 'thread heading' : null;
+    if (length < 60 && THREAD_HEADING.test(text) && /\d|\s/.test(text)) return 'thread heading';
+    return length < 60 && SHOP_SECTION_HEADING.test(text) ? 'shop section' : null;
   }
   if (AD_LABEL.test(text)) return 'ad label';
   // Counters and vote tallies alone ("3 / 12", "277"): a block of the article has words. A price
   // ("£12.00") is no counter: it is what a watch on a product page is for.
   if (length < 20 && !/\p{L}/u.test(text) && !PRICE.test(text)) return 'no words';
+  // A slide's place in a carousel ("1 of 10"), however it is wrapped.
+  if (SLIDE_COUNTER.test(text) && !element.closest('pre, code')) return 'counter';
+  // Only tallies ("[–] 288 points (2 children)", "12 replies · 3 views"): a line of the thread's chrome.
+  if (length < 80 && /\d/.test(text) && !/\p{L}/u.test(text.replace(COUNTED, ''))) return 'counter';
+  if (length < 200 && COPYRIGHT.test(text)) return 'copyright';
+  // A forum post's member card: "oldgreaser · Senior Member · Posts: 2184 · Joined: Mar 2010".
+  if (length < 300 && MEMBER_JOINED.test(text) && MEMBER_POSTS.test(text)) return 'member card';
   if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length ? 'link list' : null;
   if (tag === 'DL') return null;
   const links = element.querySelectorAll('a').length;
@@ -93,6 +112,7 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
   if (length < 60 && COUNTER.test(text)) return 'counter';
+  if (length < 120 && RATING.test(text)) return 'rating';
   if (length < 120 && CREDIT.test(text)) return 'credit';
   if (length < 400 && BIO.test(text)) return 'author bio';
   if (length < 150 && (BYLINE_NAME.test(text) || BYLINE.test(text))) return 'byline';
@@ -101,6 +121,8 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   // A social handle counts as a link: "Tried it? Tag us on Instagram @kitchen".
   if (length < 120 && SHARE.test(text) && (links >= 2 || linkDensity >= 0.5 || /(^|\s)@\w{2,}/.test(text))) return 'share block';
   if (length < 60 && PAGER.test(text)) return 'pager';
+  if (length < 150 && SENT_FROM.test(text)) return 'signature';
+  if (length < 200 && WHO_IS_ONLINE.test(text)) return 'who is online';
   return null;
 }
 
@@ -136,6 +158,27 @@ function removeCodeGutters(root: Element): void {
   }
 }
 
+/**
+ * Removes a heading with the section it opens: its disclosure widget when the heading is a
+ * <summary>'s, else the siblings after it up to the next heading of its rank or higher.
+ */
+function removeSection(heading: Element, touched: Set<Element>): void {
+  const details = heading.closest('summary')?.parentElement;
+  if (details?.tagName === 'DETAILS') {
+    if (details.parentElement) touched.add(details.parentElement);
+    details.remove();
+    return;
+  }
+  const rank = Number(heading.tagName[1]);
+  while (heading.nextElementSibling) {
+    const next = heading.nextElementSibling;
+    if (HEADING.test(next.tagName) && Number(next.tagName[1]) <= rank) break;
+    next.remove();
+  }
+  if (heading.parentElement) touched.add(heading.parentElement);
+  heading.remove();
+}
+
 /** The content's last element, however deeply nested. */
 function lastLeaf(root: Element): Element | null {
   let last = root.lastElementChild;
@@ -166,6 +209,10 @@ export function pruneBoilerplate(root: Element): void {
     if (reason === 'thread heading') {
       // The thread is the heading and what follows it in its section.
       while (element.nextSibling) element.nextSibling.remove();
+    }
+    if (reason === 'shop section') {
+      removeSection(element, touched);
+      continue;
     }
     if (element.parentElement) touched.add(element.parentElement);
     element.remove();

@@ -33,11 +33,19 @@ export const BYLINE_NAME = /^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]e)\s+\p{Lu}
 
 /** A reading-time or publication line. */
 export const BYLINE =
-  /\b(min\.?|minutes?) (read|lesezeit|de lecture|di lettura|de lectura)\b|分で読めます|^(posted|published|updated|veröffentlicht|aktualisiert|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)\b/iu;
+  /\b(min\.?|minutes?) (read|lesezeit|de lecture|di lettura|de lectura)\b|分で読めます|^(last edited|edited by|posted|published|updated|veröffentlicht|aktualisiert|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)\b/iu;
 
 /** A heading that opens a comment thread or a review section. */
 export const THREAD_HEADING =
   /^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (reply|comment)|join the (discussion|conversation)|customer reviews?|reviews?|kommentare?|leserkommentare|commentaires?|réactions|comentarios?|commenti|コメント|レビュー)(\s*\(\d+\))?\s*:?$/iu;
+
+/**
+ * A heading over what a shop puts beside every product: other products ("Customers also
+ * bought", "You may also like") and its shipping and returns policy. The product's own sections
+ * ("Description", "Specifications", "Materials & care") are not among them.
+ */
+export const SHOP_SECTION_HEADING =
+  /^(customers (who (bought|viewed) this( item)? )?also (bought|viewed|liked|purchased)|frequently bought together|(related|similar|recommended) (products|items)|products related to this item|you (may|might) also (like|love)|recently viewed( products| items)?|more from this (shop|store|seller|brand)|(shipping|delivery) (&|and|\/) returns?|returns? (&|and|\/) (shipping|delivery|exchanges)|(shipping|delivery|returns?) (policy|information|info)|kunden kauften auch|das könnte (dir|ihnen) auch gefallen|ähnliche (produkte|artikel)|versand (&|und) rückgabe|vous aimerez aussi|produits similaires|livraison (&|et) retours|te puede interesar|productos relacionados|envío y devoluciones|potrebbe piacerti anche|prodotti correlati|spedizione e resi)\s*:?$/iu;
 
 const MONTH =
   'jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember|janv|févr|mars|avr|juin|juil|août|déc|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|novembre|dicembre';
@@ -68,11 +76,23 @@ export const DISCLOSURE =
 
 /** Ratings and reaction counters: "4.9 from 63 votes", "3 Likes", "12 replies". */
 export const COUNTER =
-  /^\d+([.,]\d+)?\s+(from|out of|von|sur|de|su)\s+\d+\s+(votes?|ratings?|reviews?|stimmen|bewertungen|avis|votos|voti)\b|^\d+\s+(likes?|reactions?|votes?|upvotes?|points?|replies|views|antworten|réponses|respuestas|risposte)$/iu;
+  /^[★☆]*\s*\d+([.,]\d+)?\s+(from|out of|von|sur|de|su)\s+\d+\s+(votes?|ratings?|reviews?|stimmen|bewertungen|avis|votos|voti)\b|^\d+\s+(likes?|reactions?|votes?|upvotes?|points?|replies|views|antworten|réponses|respuestas|risposte)$/iu;
 
-/** Requests to comment, rate or share after a post or recipe. */
+/** A star rating's summary: "4.6 out of 5 stars 2,847 ratings", "Rated 4.67 out of 5 based on 3 customer ratings", "★★★★☆ 2 reviews". */
+export const RATING =
+  /^(rated\s+)?[★☆]*\s*\d([.,]\d+)?\s*(out of|of|von|sur|de|su)\s*5\b.{0,60}\b(stars?|ratings?|reviews?|votes?|sternen|bewertungen|étoiles|avis|estrellas|valoraciones|stelle|recensioni)\b|^[★☆]{3,}\s*(\(?\d+\)?\s*(ratings?|reviews?|votes?)?)?$/iu;
+
+/** Requests to comment, rate or share after a post or recipe, and a thread's invitations to join it. */
 export const CALL_TO_ACTION =
-  /\b(leave a (rating|comment|review)|let (me|us) know in the comments|rate this recipe|tried this recipe|did you make this)\b/iu;
+  /\b(leave a (rating|comment|review)|let (me|us) know in the comments|rate this recipe|tried this recipe|did you make this|(join|add to) the (discussion|conversation)|post a (comment|reply)|(log|sign) in to (reply|comment|post|vote))\b/iu;
+
+/** Counts with what they count ("288 points", "(2 children)", "12 replies"): what is left without them says whether a line is only counters. */
+export const COUNTED =
+  /\d[\d,.]*\s?[kKm]?\s?(points?|votes?|upvotes?|likes?|children|child|replies|reply|comments?|answers?|views?|reactions?|shares?|stars?)\b/giu;
+
+/** A site's copyright and trademark lines. */
+export const COPYRIGHT =
+  /©|\(c\)\s*\d{4}|\ball rights reserved\b|\bregistered trademarks?\b|\balle rechte vorbehalten\b|\btous droits réservés\b|\btodos los derechos reservados\b|\btutti i diritti riservati\b/iu;
 
 /** A photo credit line: "Photograph: A. Name/Agency", "Foto: dpa", "Image by ...". */
 export const CREDIT =
@@ -80,3 +100,20 @@ export const CREDIT =
 
 /** A price: a currency sign or code next to a number (kept: watches follow prices). */
 export const PRICE = /[£$€¥]\s?\d|\d\s?(€|eur|usd|gbp|chf)\b/iu;
+
+/**
+ * A forum member card's join date ("Joined: Jan 2019", "Join Date: Mar 2010", "Member since
+ * 2012"). No word boundary before it: cards are spans run together ("plot22Joined: Jan 2019").
+ */
+export const MEMBER_JOINED =
+  /(joined|join date|member since|registered|registriert|dabei seit|mitglied seit|inscrit|inscrito|registrado|iscritto)\b\s*:?\s*\S/iu;
+
+/** A forum member card's post count ("Posts: 2,184", "Messages 512", "Beiträge: 40"). */
+export const MEMBER_POSTS = /(posts|messages|beiträge|mensajes|messaggi|reputation|karma)\b\s*:?\s*\d/iu;
+
+/** A forum's who-is-here line ("Users browsing this forum: No registered users and 4 guests"). */
+export const WHO_IS_ONLINE =
+  /\b(users|members|people) (who are )?(browsing|viewing|reading) this (forum|thread|topic|board)\b|^who is online\b/iu;
+
+/** A forum signature's stock line ("Sent from my iPhone using Tapatalk"). */
+export const SENT_FROM = /^(sent from my|gesendet von meinem|envoyé de mon|enviado desde mi|inviato dal mio)\s/iu;

@@ -8,6 +8,10 @@
 
 import { linkTextLength } from './dom';
 import { removeFormBoxes } from './form-boxes';
+import { revealHiddenSlides } from './hidden-slides';
+import { isSiteNameHeading } from './site-name';
+import { repliesShareThePostTemplate } from './discussion';
+import { declaresDiscussion, readStructuredData } from './structured-data';
 
 /** Never content. */
 const NOT_CONTENT = [
@@ -100,17 +104,23 @@ function classify(element: Element): Kind | null {
   return aria && ARIA_CHROME.test(aria) ? 'chrome' : null;
 }
 
+/** A caption by its tag or its class ("gallery__caption", "slide-caption"). */
+const CAPTION = 'figcaption, [class*="caption" i]';
+
 /**
- * A page told in its captions (a photo gallery): figcaptions hold more text than the paragraphs
- * outside them. Its captions are the content; elsewhere they are boilerplate. A page without
- * paragraphs (div soup) says nothing either way, and keeps the old rule.
+ * A page told in its captions (a photo gallery): captions (figcaptions, or elements named as
+ * captions, as carousels have them) hold more text than the paragraphs outside them. Its
+ * captions are the content; elsewhere they are boilerplate. A page without paragraphs (div
+ * soup) says nothing either way, and keeps the old rule.
  */
 function isCaptionPage(body: HTMLElement): boolean {
   let captions = 0;
-  for (const caption of Array.from(body.querySelectorAll('figcaption'))) captions += (caption.textContent ?? '').trim().length;
+  for (const caption of Array.from(body.querySelectorAll(CAPTION))) {
+    if (!caption.parentElement?.closest(CAPTION)) captions += (caption.textContent ?? '').trim().length;
+  }
   if (captions === 0) return false;
   let prose = 0;
-  for (const p of Array.from(body.querySelectorAll('p'))) if (!p.closest('figcaption')) prose += (p.textContent ?? '').trim().length;
+  for (const p of Array.from(body.querySelectorAll('p'))) if (!p.closest(CAPTION)) prose += (p.textContent ?? '').trim().length;
   return prose > 0 && captions > prose;
 }
 
@@ -149,7 +159,7 @@ function contentAnchors(body: HTMLElement): Element[] {
     if (length > longestText) [longest, longestText] = [article, length];
   }
   if (longest) anchors.push(longest);
-  const headings = body.querySelectorAll('h1');
+  const headings = Array.from(body.querySelectorAll('h1')).filter((h) => !isSiteNameHeading(h, body.ownerDocument));
   if (headings.length === 1) anchors.push(headings[0]!);
   return anchors;
 }
@@ -172,13 +182,20 @@ function removeAll(root: ParentNode, selector: string, keep?: (el: Element) => b
 
 /** Removes what is never content (scripts, styles, forms, dialogs, hidden elements) and nothing else: the whole page's content. */
 export function removeNonContent(document: Document): void {
-  if (document.body) removeAll(document.body, NOT_CONTENT);
+  if (!document.body) return;
+  revealHiddenSlides(document.body);
+  removeAll(document.body, NOT_CONTENT);
 }
 
 /** Removes page chrome from the document's body, in place. */
 export function removeChrome(document: Document): void {
   const body = document.body;
   if (!body) return;
+  // Read before the scripts go: a thread's replies are its content, not a comment section.
+  const declaredThread = declaresDiscussion(readStructuredData(document));
+  let thread: boolean | undefined;
+  const isThread = () => (thread ??= declaredThread || repliesShareThePostTemplate(body, (el) => classify(el) === 'comments'));
+  revealHiddenSlides(body);
   // Before the controls go: a newsletter box is known by its email field.
   removeFormBoxes(body, protectedBy(contentAnchors(body)));
   removeAll(body, NOT_CONTENT);
@@ -188,7 +205,8 @@ export function removeChrome(document: Document): void {
   removeAll(body, CHROME_LANDMARKS, (el) => el.tagName === 'ASIDE' && isCallout(el));
   const captionPage = isCaptionPage(body);
   if (!captionPage) removeAll(body, 'figcaption');
-  removeAll(body, 'header, [role="banner"]', (el) => el.closest('main, article') !== null || el.querySelector('h1') !== null);
+  const holdsTitle = (el: Element) => Array.from(el.querySelectorAll('h1')).some((h) => !isSiteNameHeading(h, document));
+  removeAll(body, 'header, [role="banner"]', (el) => el.closest('main, article') !== null || holdsTitle(el));
 
   const bodyText = (body.textContent ?? '').length || 1;
   const anchors = contentAnchors(body);
@@ -198,6 +216,10 @@ export function removeChrome(document: Document): void {
     if (!element.isConnected || element.closest('pre, code')) continue;
     const kind = classify(element);
     if (!kind) continue;
+    if (kind === 'comments' && isThread()) {
+      forgetName(element);
+      continue;
+    }
     // Kept despite a chrome-like name: drop the name, or Readability's own "unlikely candidate"
     // rule (header, footer, sidebar...) would throw the element away after all.
     if (isProtected(element) || (kind === 'layout' && element.closest('main, article, [role="main"]') !== null)) {

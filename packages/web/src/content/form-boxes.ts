@@ -22,6 +22,14 @@ function isInput(control: Element): boolean {
   return !((type === 'checkbox' || type === 'radio') && !control.closest('form'));
 }
 
+/**
+ * A form with nothing to fill in or press (only hidden fields) is a wrapper, not a box: old
+ * Reddit and ASP.NET pages put posts and whole pages in such forms.
+ */
+function isEmptyForm(form: Element): boolean {
+  return form.querySelector('input:not([type="hidden"]), select, textarea, button') === null;
+}
+
 function isBox(element: Element, pageText: number, lengths: Map<Element, number>): boolean {
   let text = lengths.get(element);
   if (text === undefined) {
@@ -37,7 +45,8 @@ export function removeFormBoxes(body: Element, isProtected: (element: Element) =
   // Each element's text is measured once, however many controls climb through it.
   const lengths = new Map<Element, number>();
   for (const control of Array.from(body.querySelectorAll(CONTROLS))) {
-    if (!control.isConnected || control.closest('pre, code') || (control.tagName === 'INPUT' && !isInput(control))) continue;
+    if (!control.isConnected || control.closest('pre, code')) continue;
+    if ((control.tagName === 'INPUT' && !isInput(control)) || (control.tagName === 'FORM' && isEmptyForm(control))) continue;
     let box: Element | null = null;
     for (let candidate: Element | null = control; candidate && candidate !== body; candidate = candidate.parentElement) {
       if (isProtected(candidate) || !isBox(candidate, pageText, lengths)) break;

@@ -7,6 +7,7 @@ import { Readability } from '@mozilla/readability';
 import { absoluteHttpUrl, baseUrlOf, parseDocument, textOf } from './dom';
 import { removeChrome } from './clean';
 import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
+import { isSiteNameHeading } from './site-name';
 
 export interface MainContent {
   /** The title shown as the content's h1. */
@@ -54,7 +55,10 @@ function headingText(heading: Element): string {
 }
 
 function pageHeading(document: Document): string {
-  const headings = Array.from(document.querySelectorAll('h1')).map(headingText).filter(Boolean);
+  const headings = Array.from(document.querySelectorAll('h1'))
+    .filter((h) => !isSiteNameHeading(h, document))
+    .map(headingText)
+    .filter(Boolean);
   return headings.length === 1 ? headings[0]! : '';
 }
 

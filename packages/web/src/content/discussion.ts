@@ -1,0 +1,61 @@
+/**
+ * Whether a page is a discussion thread (a forum topic, a Q&A page, a Reddit-style post with its
+ * replies), where the replies are the content, rather than an article with a comment section,
+ * where they are not. Told by the page's schema.org type when it declares one, else by its
+ * markup: in a thread the opening post and the replies are rendered by one template, so the
+ * block holding the opening post's text has the same tag and classes as the blocks holding the
+ * replies' text. An article's body and its comments' bodies are made by different templates
+ * ("entry-content" and "comment-content").
+ */
+import { textOf } from './dom';
+
+/** Characters of its own text that make an element a post body rather than a label. */
+const MIN_BODY = 40;
+/** Replies in the same template as the opening post that make a thread. */
+const MIN_REPLIES = 2;
+
+/** Text an element holds itself: its text nodes and its paragraphs (phpBB writes posts with <br>s, most with <p>s). */
+function ownTextLength(element: Element): number {
+  let length = 0;
+  for (let child = element.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3) length += (child.textContent ?? '').trim().length;
+    else if ((child as Element).tagName === 'P') length += textOf(child).length;
+  }
+  return length;
+}
+
+function signature(element: Element): string {
+  const classes = (element.getAttribute('class') ?? '').split(/\s+/).filter(Boolean).sort().join('.');
+  return `${element.tagName}.${classes}`;
+}
+
+/**
+ * Whether the comment boxes of `body` (the elements `isCommentBox` names, found by class) hold
+ * replies in the opening post's own template: the page is a thread, and they are its content.
+ */
+export function repliesShareThePostTemplate(body: Element, isCommentBox: (element: Element) => boolean): boolean {
+  const boxes = new Set<Element>();
+  const blocks: Array<{ element: Element; length: number }> = [];
+  for (const element of Array.from(body.querySelectorAll('[class], [id]'))) {
+    if (isCommentBox(element)) boxes.add(element);
+    if (!element.hasAttribute('class')) continue;
+    const length = ownTextLength(element);
+    if (length >= MIN_BODY) blocks.push({ element, length });
+  }
+  if (boxes.size === 0) return false;
+  const inBox = (element: Element): boolean => {
+    for (let parent = element.parentElement; parent && parent !== body; parent = parent.parentElement) if (boxes.has(parent)) return true;
+    return false;
+  };
+  let post: { element: Element; length: number } | undefined;
+  const replies = new Map<string, number>();
+  for (const block of blocks) {
+    if (boxes.has(block.element) || inBox(block.element)) {
+      const key = signature(block.element);
+      replies.set(key, (replies.get(key) ?? 0) + 1);
+    } else if (!post || block.length > post.length) {
+      post = block;
+    }
+  }
+  return post !== undefined && (replies.get(signature(post.element)) ?? 0) >= MIN_REPLIES;
+}

@@ -1,0 +1,73 @@
+/**
+ * What a page says about itself in schema.org terms: the types it declares in JSON-LD and
+ * microdata (search engines read these for rich results, so sites keep them truthful), and the
+ * `articleBody` JSON-LD gives, if any. Hints only: callers never output what they read here.
+ */
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Every JSON object in the page's JSON-LD blocks, @graph members included. */
+function jsonLdObjects(document: Document): Array<{ [key: string]: Json }> {
+  const found: Array<{ [key: string]: Json }> = [];
+  const visit = (value: Json, depth: number): void => {
+    // Real graphs are a few levels deep; a hostile one gets no deeper walk than this.
+    if (depth > 8 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+      return;
+    }
+    found.push(value);
+    for (const key of ['@graph', 'mainEntity', 'acceptedAnswer', 'suggestedAnswer', 'comment', 'hasPart']) {
+      const child = value[key];
+      if (child !== undefined) visit(child, depth + 1);
+    }
+  };
+  for (const script of Array.from(document.querySelectorAll('script[type="application/ld+json" i]'))) {
+    try {
+      visit(JSON.parse(script.textContent ?? '') as Json, 0);
+    } catch {
+      // A broken block says nothing.
+    }
+  }
+  return found;
+}
+
+function typesOf(object: { [key: string]: Json }): string[] {
+  const type = object['@type'];
+  const list = Array.isArray(type) ? type : [type];
+  return list.filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^.*[/#:]/, ''));
+}
+
+export interface StructuredData {
+  /** The schema.org types the page declares (JSON-LD @type, microdata itemtype), unprefixed. */
+  types: Set<string>;
+  /** The longest `articleBody` or `text` of an article-like JSON-LD object, collapsed. */
+  articleBody: string;
+}
+
+const ARTICLE_TYPES = /Article$|^BlogPosting$|^Report$|^Recipe$|^HowTo$|^DiscussionForumPosting$/;
+
+export function readStructuredData(document: Document): StructuredData {
+  const types = new Set<string>();
+  let articleBody = '';
+  for (const object of jsonLdObjects(document)) {
+    const objectTypes = typesOf(object);
+    for (const type of objectTypes) types.add(type);
+    const body = object['articleBody'] ?? object['text'];
+    if (typeof body === 'string' && objectTypes.some((t) => ARTICLE_TYPES.test(t))) {
+      const collapsed = body.replace(/\s+/g, ' ').trim();
+      if (collapsed.length > articleBody.length) articleBody = collapsed;
+    }
+  }
+  for (const element of Array.from(document.querySelectorAll('[itemtype]'))) {
+    for (const type of (element.getAttribute('itemtype') ?? '').split(/\s+/)) if (type) types.add(type.replace(/^.*[/#:]/, ''));
+  }
+  return { types, articleBody };
+}
+
+/** Types that make the page a thread: its replies are the content, not a comment section. */
+const DISCUSSION_TYPES = ['QAPage', 'DiscussionForumPosting'];
+
+export function declaresDiscussion(data: StructuredData): boolean {
+  return DISCUSSION_TYPES.some((type) => data.types.has(type));
+}
