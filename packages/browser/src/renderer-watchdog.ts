@@ -44,19 +44,31 @@ export async function readProcText(file: string, maxBytes: number): Promise<stri
   }
 }
 
-/** Parent of each process, from /proc/<pid>/stat (the command name may hold spaces and parentheses). */
-export async function parents(): Promise<Map<number, number>> {
+/** A process's parent, from /proc/<pid>/stat (the command name may hold spaces and parentheses). */
+async function readParent(pid: string): Promise<number | undefined> {
+  // A stat line is a few hundred bytes (the command name is at most 16).
+  const stat = await readProcText(`/proc/${pid}/stat`, 1024);
+  if (!stat) return undefined;
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+/**
+ * Parent of each process now. With `known` (the previous scan's answer), only processes that are
+ * new since then are read: a process keeps its parent, and a pid cannot come back as another
+ * process between two scans half a second apart (the kernel hands pids out in order up to
+ * pid_max before reusing one). A scan of every process on the machine twice a second was most of
+ * an idle worker's CPU.
+ */
+export async function parents(known?: ReadonlyMap<number, number>): Promise<Map<number, number>> {
   const map = new Map<number, number>();
   const entries = await readdir('/proc').catch(() => [] as string[]);
   await Promise.all(
     entries
       .filter((entry) => /^\d+$/.test(entry))
       .map(async (entry) => {
-        // A stat line is a few hundred bytes (the command name is at most 16).
-        const stat = await readProcText(`/proc/${entry}/stat`, 1024);
-        if (!stat) return;
-        const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        map.set(Number(entry), Number(after[1]));
+        const pid = Number(entry);
+        const parent = known?.get(pid) ?? (await readParent(entry));
+        if (parent !== undefined) map.set(pid, parent);
       }),
   );
   return map;
@@ -133,12 +145,29 @@ export async function reapProcesses(pids: readonly number[], waitMs: number): Pr
   }
 }
 
+/**
+ * What passes remember: each process's kind (a process keeps it, so its command line is read
+ * once) and each process's parent. `scans` counts passes, and every FULL_SCAN_EVERY-th pass reads
+ * every parent again, so nothing remembered lives longer than that.
+ */
+export interface WatchMemory {
+  kinds: RendererKinds;
+  parents?: Map<number, number>;
+  scans?: number;
+}
+
+const FULL_SCAN_EVERY = 20;
+
 /** One pass: kills every renderer of the browser above the cap. Exposed for tests. */
 export async function enforceRendererLimit(
   options: Omit<RendererWatchdogOptions, 'intervalMs'>,
-  kinds: RendererKinds = new Map(),
+  memory: WatchMemory = { kinds: new Map() },
 ): Promise<void> {
-  const pids = descendants(options.browserPid, await parents());
+  const scans = memory.scans ?? 0;
+  memory.scans = scans + 1;
+  memory.parents = await parents(scans % FULL_SCAN_EVERY === 0 ? undefined : memory.parents);
+  const pids = descendants(options.browserPid, memory.parents);
+  const { kinds } = memory;
   // Forget processes that are gone (their pids may come back as something else).
   const current = new Set(pids);
   for (const pid of kinds.keys()) if (!current.has(pid)) kinds.delete(pid);
@@ -158,11 +187,11 @@ export async function enforceRendererLimit(
 
 export function watchRenderers(options: RendererWatchdogOptions): RendererWatchdog {
   let running = false;
-  const kinds: RendererKinds = new Map();
+  const memory: WatchMemory = { kinds: new Map() };
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    void enforceRendererLimit(options, kinds).finally(() => {
+    void enforceRendererLimit(options, memory).finally(() => {
       running = false;
     });
   }, options.intervalMs ?? 500);

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { enforceRendererLimit, readProcText, type RendererKinds } from '../src/renderer-watchdog';
+import { enforceRendererLimit, parents, readProcText, type WatchMemory } from '../src/renderer-watchdog';
 
 function child(type: string): ChildProcess {
   return spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', `--type=${type}`], { stdio: 'ignore' });
@@ -39,10 +39,11 @@ describe('renderer watchdog', () => {
     children.push(renderer, zygote, gpu, untyped);
     await Promise.all([renderer, zygote, gpu].map(started));
 
-    const kinds: RendererKinds = new Map();
+    const memory: WatchMemory = { kinds: new Map() };
+    const { kinds } = memory;
     const killed: number[] = [];
     const exited = once(renderer, 'exit');
-    await enforceRendererLimit({ browserPid: process.pid, limitBytes: 1, onKill: ({ pid }) => killed.push(pid) }, kinds);
+    await enforceRendererLimit({ browserPid: process.pid, limitBytes: 1, onKill: ({ pid }) => killed.push(pid) }, memory);
     expect(killed).toEqual([renderer.pid]);
     expect((await exited)[1]).toBe('SIGKILL');
     expect(kinds.get(gpu.pid!)).toBe(false);
@@ -52,8 +53,34 @@ describe('renderer watchdog', () => {
     expect(zygote.exitCode).toBeNull();
 
     // The next pass forgets the renderer that is gone.
-    await enforceRendererLimit({ browserPid: process.pid, limitBytes: 1, onKill: ({ pid }) => killed.push(pid) }, kinds);
+    await enforceRendererLimit({ browserPid: process.pid, limitBytes: 1, onKill: ({ pid }) => killed.push(pid) }, memory);
     expect(kinds.has(renderer.pid!)).toBe(false);
+    expect(memory.parents?.has(renderer.pid!)).toBe(false);
     expect(killed).toEqual([renderer.pid]);
+
+    // A renderer born after the parents were remembered is found on the pass after its birth.
+    const late = child('renderer');
+    children.push(late);
+    await started(late);
+    const lateExit = once(late, 'exit');
+    await enforceRendererLimit({ browserPid: process.pid, limitBytes: 1, onKill: ({ pid }) => killed.push(pid) }, memory);
+    expect(killed).toEqual([renderer.pid, late.pid]);
+    expect((await lateExit)[1]).toBe('SIGKILL');
+  });
+
+  it('reads the parents of new processes only, and keeps none of a process that is gone', async () => {
+    const first = await parents();
+    expect(first.get(process.pid)).toBe(process.ppid);
+    // A remembered parent is taken as it is: the wrong one planted here shows it was not read again.
+    const planted = new Map(first).set(process.pid, -1);
+    const proc = child('utility');
+    children.push(proc);
+    await started(proc);
+    const next = await parents(planted);
+    expect(next.get(process.pid)).toBe(-1);
+    expect(next.get(proc.pid!)).toBe(process.pid);
+    proc.kill('SIGKILL');
+    await once(proc, 'exit');
+    expect((await parents(next)).has(proc.pid!)).toBe(false);
   });
 });
