@@ -25,9 +25,11 @@ import {
   PAGER,
   PAYWALL_PITCH,
   PRICE,
+  QUOTE_ATTRIBUTION,
   RATING,
   SENT_FROM,
   SHARE,
+  SHOP_NOTICE,
   SHOP_SECTION_HEADING,
   SUBSCRIBE,
   TEASER_LABEL,
@@ -35,7 +37,7 @@ import {
   WHO_IS_ONLINE,
 } from './boilerplate-cues';
 
-const CANDIDATES = 'p, div, section, aside, header, footer, ul, ol, dl, blockquote, details, summary, span, h2, h3, h4, h5, h6';
+const CANDIDATES = 'p, div, section, aside, header, footer, ul, ol, dl, blockquote, details, summary, span, cite, h2, h3, h4, h5, h6';
 const HEADING = /^H[1-6]$/;
 /** Blocks that are never boilerplate here: code, tables and the title. */
 const KEEP_INSIDE = 'pre, table, h1';
@@ -82,7 +84,13 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (parent && (parent.tagName === 'TD' || parent.tagName === 'TH') && parent.children.length === 1) return null;
   // A price or a bit of code is what the block is for ("Pro subscription: $29/month"), unless it
   // is a paywall's pitch ("Subscribe now for unlimited access from £1 a week").
-  if ((PRICE.test(text) && !PAYWALL_PITCH.test(text)) || element.querySelector('code, kbd')) return null;
+  // A shop's notice may quote a price too ("Free delivery on orders over £50").
+  const shopNotice = length < 60 && SHOP_NOTICE.test(text);
+  if ((PRICE.test(text) && !PAYWALL_PITCH.test(text) && !shopNotice) || element.querySelector('code, kbd')) return null;
+  // A quoted post's attribution line, in the quote's box; elsewhere a <cite> names a work.
+  const attribution = length < 150 && QUOTE_ATTRIBUTION.test(text) && element.closest('blockquote') !== null;
+  if (tag === 'CITE') return attribution ? 'quote attribution' : null;
+  if (attribution && tag !== 'BLOCKQUOTE') return 'quote attribution';
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5") goes.
   if (tag === 'SPAN') return SLIDE_COUNTER.test(text) && !element.closest('pre, code') ? 'counter' : null;
   if (HEADING.test(tag)) {
@@ -91,6 +99,7 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
     return length < 60 && SHOP_SECTION_HEADING.test(text) ? 'shop section' : null;
   }
   if (AD_LABEL.test(text)) return 'ad label';
+  if (shopNotice) return 'shop notice';
   // Counters and vote tallies alone ("3 / 12", "277"): a block of the article has words. A price
   // ("£12.00") is no counter: it is what a watch on a product page is for.
   if (length < 20 && !/\p{L}/u.test(text) && !PRICE.test(text)) return 'no words';
@@ -179,6 +188,28 @@ function removeSection(heading: Element, touched: Set<Element>): void {
   heading.remove();
 }
 
+/** Ancestors looked at for the picture a short line belongs to (caption box, tile). */
+const PICTURE_BOX_DEPTH = 2;
+/** Text a picture's box holds at most: a caption and its line, not a section of an article. */
+const PICTURE_BOX_TEXT = 300;
+
+/** Characters of caption, outside links, that make a box with a picture a photo's (an avatar's has a name link). */
+const CAPTION_TEXT = 40;
+
+/**
+ * Whether `element` sits in a small box with a picture and its caption, as the line under a
+ * photo does (a user card's date sits by an avatar and a linked name, no caption).
+ */
+function besidePicture(element: Element): boolean {
+  let box = element.parentElement;
+  for (let depth = 0; box && depth < PICTURE_BOX_DEPTH; depth++, box = box.parentElement) {
+    if (!box.querySelector('img, picture')) continue;
+    const text = textOf(box).length;
+    return text <= PICTURE_BOX_TEXT && text - textOf(element).length - linkTextLength(box) >= CAPTION_TEXT;
+  }
+  return false;
+}
+
 /** The content's last element, however deeply nested. */
 function lastLeaf(root: Element): Element | null {
   let last = root.lastElementChild;
@@ -206,6 +237,9 @@ export function pruneBoilerplate(root: Element): void {
     // of little prose (opening hours, an events list, a price list) a short date or number may be
     // the very thing a watch follows: slight reasons only count beside an article.
     if (SLIGHT.has(reason) && (articleText < MIN_PROSE || element.querySelector('img, picture, video'))) continue;
+    // A place and date under a photo in a gallery's tile ("Dunkeld, November 2023") says when
+    // and where the picture was taken: the caption's, not the article's dateline.
+    if (reason === 'dateline' && besidePicture(element)) continue;
     if (reason === 'thread heading') {
       // The thread is the heading and what follows it in its section.
       while (element.nextSibling) element.nextSibling.remove();

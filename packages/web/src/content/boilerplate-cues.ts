@@ -52,10 +52,11 @@ const MONTH =
 
 /**
  * A calendar date ("12 March 2024", "Mar 12, 2024", "Jan 2019", "2024-03-12", "12.03.2024",
- * "2024年3月12日").
+ * "08-19-2023", "2024年3月12日"), or a day and a time without the year ("Mar 9 at 11:02", as
+ * threads stamp this year's posts).
  */
 export const DATE = new RegExp(
-  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?(${MONTH})\\w*\\.?\\s+(de\\s+)?\\d{4}\\b|\\b(${MONTH})\\w*\\.?\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[./]\\d{1,2}[./]\\d{4}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
+  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?(${MONTH})\\w*\\.?\\s+(de\\s+)?\\d{4}\\b|\\b(${MONTH})\\w*\\.?\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[-./]\\d{1,2}[-./]\\d{4}\\b|\\b(${MONTH})\\w*\\.?\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+(at\\s+)?\\d{1,2}:\\d{2}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
   'iu',
 );
 
@@ -117,3 +118,17 @@ export const WHO_IS_ONLINE =
 
 /** A forum signature's stock line ("Sent from my iPhone using Tapatalk"). */
 export const SENT_FROM = /^(sent from my|gesendet von meinem|envoyé de mon|enviado desde mi|inviato dal mio)\s/iu;
+
+/**
+ * The line a forum puts over a quoted post, naming who wrote it ("oldgreaser wrote: ↑Tue Apr 16",
+ * "Originally Posted by Fergie_Fred", "Jen said:"). The quoted words are content; this line is not.
+ */
+export const QUOTE_ATTRIBUTION =
+  /^(\S+(\s\S+){0,3}\s+(wrote|said|writes|says|schrieb|a écrit|escribió|ha scritto)\s*:|(originally posted by|quote from|quote of|zitat von)\s)/iu;
+
+/**
+ * A shop's stock and service notices beside a product ("In stock", "Only 3 left", "Free UK
+ * delivery over £60", "30-day returns", "Secure checkout"): the same on every product page.
+ */
+export const SHOP_NOTICE =
+  /^(in stock|out of stock|sold out|low stock|last one|only \d+ left|pre-?order|(usually )?ships? (today|tomorrow|in|within)|free (\p{L}+ )?(delivery|shipping|returns?|postage)|\d+[- ]days? (free )?returns?|secure checkout|price match|add to (wish ?list|favou?rites)|auf lager|nicht auf lager|kostenlose? (lieferung|versand|rücksendung)|en stock|livraison gratuite|retours? gratuits?|envío gratis|devoluciones gratis|spedizione gratuita|resi gratuiti)\b/iu;

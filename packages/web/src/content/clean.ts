@@ -11,7 +11,7 @@ import { removeFormBoxes } from './form-boxes';
 import { revealHiddenSlides } from './hidden-slides';
 import { isSiteNameHeading } from './site-name';
 import { repliesShareThePostTemplate } from './discussion';
-import { declaresDiscussion, readStructuredData } from './structured-data';
+import { declaresDiscussion, readStructuredData, type StructuredData } from './structured-data';
 
 /** Never content. */
 const NOT_CONTENT = [
@@ -36,6 +36,8 @@ const NOT_CONTENT = [
   '[aria-hidden="true"]',
   '[role="dialog"]',
   '[role="alertdialog"]',
+  // A tooltip repeats a control's label ("Save this question.") for sighted mouse users.
+  '[role="tooltip"]',
   '[aria-modal="true"]',
 ].join(', ');
 
@@ -74,6 +76,8 @@ addWords(
 addWords('layout', 'header footer menu banner widget widgets tags tagcloud');
 addWords('comments', 'comment comments commentlist disqus respond discussion replies');
 addWords('byline', 'byline author authors dateline timestamp postmeta entrymeta articlemeta caption credit credits');
+// A forum member's rank under their name, and the signature under each of their posts.
+addWords('byline', 'usertitle signature signaturecontainer');
 
 /** Words that mark chrome when a class/id starts with them (e.g. `cookieNotice`, `newsletterSignup`). */
 const PREFIXES = ['cookie', 'consent', 'newsletter', 'subscribe', 'advert', 'sponsor', 'breadcrumb', 'related', 'social', 'sharebutton'];
@@ -103,6 +107,9 @@ function classify(element: Element): Kind | null {
   const aria = element.getAttribute('aria-label');
   return aria && ARIA_CHROME.test(aria) ? 'chrome' : null;
 }
+
+/** Schema.org microdata properties holding what readers say of a product: its reviews and their average. */
+const REVIEWS = '[itemprop~="review" i], [itemprop~="reviews" i], [itemprop~="aggregateRating" i]';
 
 /** A caption by its tag or its class ("gallery__caption", "slide-caption"). */
 const CAPTION = 'figcaption, [class*="caption" i]';
@@ -188,13 +195,11 @@ export function removeNonContent(document: Document): void {
 }
 
 /** Removes page chrome from the document's body, in place. */
-export function removeChrome(document: Document): void {
+export function removeChrome(document: Document, data: StructuredData = readStructuredData(document)): void {
   const body = document.body;
   if (!body) return;
-  // Read before the scripts go: a thread's replies are its content, not a comment section.
-  const declaredThread = declaresDiscussion(readStructuredData(document));
-  let thread: boolean | undefined;
-  const isThread = () => (thread ??= declaredThread || repliesShareThePostTemplate(body, (el) => classify(el) === 'comments'));
+  // Read before the scripts go (by the caller, or here): a thread's replies are its content, not a comment section.
+  const declaredThread = declaresDiscussion(data);
   revealHiddenSlides(body);
   // Before the controls go: a newsletter box is known by its email field.
   removeFormBoxes(body, protectedBy(contentAnchors(body)));
@@ -211,12 +216,15 @@ export function removeChrome(document: Document): void {
   const bodyText = (body.textContent ?? '').length || 1;
   const anchors = contentAnchors(body);
   const isProtected = protectedBy(anchors);
-  for (const element of Array.from(body.querySelectorAll('[class], [id], [aria-label]'))) {
+  // Each element is classified once, and the thread is judged before the loop below renames
+  // anything (its blocks are compared by their class names), only if there are comment boxes.
+  const named = Array.from(body.querySelectorAll('[class], [id], [aria-label]')).map((element) => ({ element, kind: classify(element) }));
+  const commentBoxes = new Set(named.filter((n) => n.kind === 'comments').map((n) => n.element));
+  const thread = commentBoxes.size > 0 && (declaredThread || repliesShareThePostTemplate(body, (el) => commentBoxes.has(el)));
+  for (const { element, kind } of named) {
     // Inside code, class names are the highlighter's (a "comment" span is the code's own comment).
-    if (!element.isConnected || element.closest('pre, code')) continue;
-    const kind = classify(element);
-    if (!kind) continue;
-    if (kind === 'comments' && isThread()) {
+    if (!kind || !element.isConnected || element.closest('pre, code')) continue;
+    if (kind === 'comments' && thread) {
       forgetName(element);
       continue;
     }
@@ -231,7 +239,10 @@ export function removeChrome(document: Document): void {
     // article, its prose ("subscriber-only" around a paywalled article's paragraphs); keep it then.
     const anchor = anchors.find((a) => a !== element && a.contains(element));
     const guessed = kind === 'chrome' || kind === 'layout';
-    if (guessed && (text > bodyText * 0.5 || (anchor && holdsProse(element)))) {
+    // A "widget" or "header" wrapper around a paragraph of prose (a gallery's description,
+    // where every block of the page is a widget) is a block of the page, not its chrome.
+    const prose = (anchor !== undefined || kind === 'layout') && holdsProse(element);
+    if (guessed && (text > bodyText * 0.5 || prose)) {
       forgetName(element);
       continue;
     }
@@ -246,4 +257,7 @@ export function removeChrome(document: Document): void {
     element.remove();
   }
   removeAll(body, '[rel="author"], [itemprop="author"]');
+  // A product's reviews and rating summary, as the page marks them for search engines (the
+  // page's own review, a critic's article, is no property of something else and stays).
+  removeAll(body, REVIEWS, isProtected);
 }

@@ -48,14 +48,22 @@ export function repliesShareThePostTemplate(body: Element, isCommentBox: (elemen
     return false;
   };
   let post: { element: Element; length: number } | undefined;
+  const boxed: Array<{ element: Element; length: number }> = [];
   const replies = new Map<string, number>();
   for (const block of blocks) {
     if (boxes.has(block.element) || inBox(block.element)) {
+      boxed.push(block);
       const key = signature(block.element);
       replies.set(key, (replies.get(key) ?? 0) + 1);
     } else if (!post || block.length > post.length) {
       post = block;
     }
   }
-  return post !== undefined && (replies.get(signature(post.element)) ?? 0) >= MIN_REPLIES;
+  const count = (element: Element) => replies.get(signature(element)) ?? 0;
+  if (post && count(post.element) >= MIN_REPLIES) return true;
+  // The whole thread may sit in a box named for the discussion ("js-discussion"), the opening
+  // post too: then the first boxed post in the replies' template opens it, if nothing outside
+  // the boxes is longer (an article's body is, beside its comments).
+  const opening = boxed.find((block) => count(block.element) > MIN_REPLIES);
+  return opening !== undefined && opening.length > (post?.length ?? 0);
 }

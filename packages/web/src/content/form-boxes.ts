@@ -23,11 +23,15 @@ function isInput(control: Element): boolean {
 }
 
 /**
- * A form with nothing to fill in or press (only hidden fields) is a wrapper, not a box: old
- * Reddit and ASP.NET pages put posts and whole pages in such forms.
+ * A form with nothing to fill in (only hidden fields, and buttons) is a wrapper or a button, not
+ * a box: old Reddit and ASP.NET pages put posts and whole pages in such forms, and threads put a
+ * vote button in one beside every post.
  */
 function isEmptyForm(form: Element): boolean {
-  return form.querySelector('input:not([type="hidden"]), select, textarea, button') === null;
+  return (
+    form.querySelector('input:not([type="hidden"]):not([type="submit"]):not([type="button"]):not([type="image"]), select, textarea') ===
+    null
+  );
 }
 
 function isBox(element: Element, pageText: number, lengths: Map<Element, number>): boolean {

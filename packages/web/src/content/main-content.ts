@@ -8,6 +8,9 @@ import { absoluteHttpUrl, baseUrlOf, parseDocument, textOf } from './dom';
 import { removeChrome } from './clean';
 import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 import { isSiteNameHeading } from './site-name';
+import { removeTitleRepeats } from './title-repeats';
+import { readStructuredData } from './structured-data';
+import { probeOf, quotedBlocks, restoreQuotedBlocks } from './coverage';
 
 export interface MainContent {
   /** The title shown as the content's h1. */
@@ -110,10 +113,14 @@ export function extractMainContent(
   prepare?: (document: Document) => void,
 ): MainContent {
   const heading = pageHeading(document);
+  // What the page says its article or product is about, read before removeChrome drops the scripts.
+  const data = readStructuredData(document);
+  const probes = [data.articleBody, data.description].map(probeOf).filter(Boolean);
   absolutize(document, baseUrlOf(document, pageUrl));
-  removeChrome(document);
+  removeChrome(document, data);
   const container = semanticContainer(document);
   const containerText = container ? textOf(container).length : 0;
+  const quoted = quotedBlocks(document, probes);
 
   const article = new Readability<Element>(document, {
     charThreshold: 300,
@@ -125,13 +132,17 @@ export function extractMainContent(
 
   // Readability picked a fragment of a page that marks its main content clearly: trust the page.
   const tooLittle = articleText < 100 || (containerText > articleText * 2 && articleText < 1500);
+
   if (article?.content && !tooLittle) {
+    restoreQuotedBlocks(article.content, quoted);
     pruneBoilerplate(article.content);
     ensureTitleHeading(article.content, title);
+    removeTitleRepeats(article.content, title);
     return { title, root: article.content, source: 'readability' };
   }
   const root = fallbackContent(html, pageUrl, prepare);
   pruneBoilerplate(root);
   ensureTitleHeading(root, title);
+  removeTitleRepeats(root, title);
   return { title, root, source: 'fallback' };
 }

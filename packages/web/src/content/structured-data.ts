@@ -1,7 +1,8 @@
 /**
  * What a page says about itself in schema.org terms: the types it declares in JSON-LD and
  * microdata (search engines read these for rich results, so sites keep them truthful), and the
- * `articleBody` JSON-LD gives, if any. Hints only: callers never output what they read here.
+ * `articleBody` and `description` JSON-LD gives, if any. Hints only: callers never output what they
+ * read here (main-content.ts puts back the page's own paragraph that quotes them, not their text).
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -43,26 +44,37 @@ export interface StructuredData {
   types: Set<string>;
   /** The longest `articleBody` or `text` of an article-like JSON-LD object, collapsed. */
   articleBody: string;
+  /** The longest `description` of an article-like or product JSON-LD object, collapsed: a recipe's intro, a product's blurb. */
+  description: string;
 }
 
 const ARTICLE_TYPES = /Article$|^BlogPosting$|^Report$|^Recipe$|^HowTo$|^DiscussionForumPosting$/;
+const DESCRIBED_TYPES = /Article$|^BlogPosting$|^Report$|^Recipe$|^HowTo$|^Product$/;
+
+const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 export function readStructuredData(document: Document): StructuredData {
   const types = new Set<string>();
   let articleBody = '';
+  let description = '';
   for (const object of jsonLdObjects(document)) {
     const objectTypes = typesOf(object);
     for (const type of objectTypes) types.add(type);
     const body = object['articleBody'] ?? object['text'];
     if (typeof body === 'string' && objectTypes.some((t) => ARTICLE_TYPES.test(t))) {
-      const collapsed = body.replace(/\s+/g, ' ').trim();
+      const collapsed = collapse(body);
       if (collapsed.length > articleBody.length) articleBody = collapsed;
+    }
+    const about = object['description'];
+    if (typeof about === 'string' && objectTypes.some((t) => DESCRIBED_TYPES.test(t))) {
+      const collapsed = collapse(about);
+      if (collapsed.length > description.length) description = collapsed;
     }
   }
   for (const element of Array.from(document.querySelectorAll('[itemtype]'))) {
     for (const type of (element.getAttribute('itemtype') ?? '').split(/\s+/)) if (type) types.add(type.replace(/^.*[/#:]/, ''));
   }
-  return { types, articleBody };
+  return { types, articleBody, description };
 }
 
 /** Types that make the page a thread: its replies are the content, not a comment section. */

@@ -1,0 +1,59 @@
+/**
+ * Whether an extracted text holds a passage the page says about itself elsewhere (its JSON-LD
+ * articleBody or description): a cross-check that the chosen container is the whole article,
+ * not one part of it (a recipe's ingredients and steps without its intro).
+ */
+
+/** Characters of a passage compared: enough to be one sentence of it, not a stock phrase. */
+const PROBE = 80;
+/** Passages shorter than this say too little to check anything against. */
+const MIN_PASSAGE = 60;
+
+/** Letters and digits only, lower-cased: markup, quotes and spacing differ between the two copies. */
+export function comparable(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/**
+ * The probe of `passage` (its start, which sites never cut) to look for in a comparable text,
+ * or '' when the passage is too short to tell.
+ */
+export function probeOf(passage: string): string {
+  const text = comparable(passage);
+  return text.length < MIN_PASSAGE ? '' : text.slice(0, PROBE);
+}
+
+/** Blocks that hold a paragraph's text themselves. */
+const TEXT_BLOCKS = 'p, dd, blockquote';
+
+/**
+ * Copies of the page's paragraphs that hold the passages `probes` stand for (taken before
+ * Readability changes the document). Only paragraphs are read, each once: no nested re-reading.
+ */
+export function quotedBlocks(document: Document, probes: readonly string[]): Element[] {
+  if (probes.length === 0 || !document.body) return [];
+  const found: Element[] = [];
+  const left = new Set(probes);
+  for (const block of Array.from(document.body.querySelectorAll(TEXT_BLOCKS))) {
+    const text = comparable(block.textContent ?? '');
+    for (const probe of left) {
+      if (!text.includes(probe)) continue;
+      found.push(block.cloneNode(true) as Element);
+      left.delete(probe);
+    }
+    if (left.size === 0) break;
+  }
+  return found;
+}
+
+/**
+ * Puts back at the start of `root` (where intros and deks stand) each quoted block the content
+ * lacks: Readability chose the body of a page whose intro sits apart from it.
+ */
+export function restoreQuotedBlocks(root: Element, blocks: readonly Element[]): void {
+  if (blocks.length === 0) return;
+  const have = comparable(root.textContent ?? '');
+  for (const block of [...blocks].reverse()) {
+    if (!have.includes(comparable(block.textContent ?? '').slice(0, PROBE))) root.insertBefore(block, root.firstChild);
+  }
+}
