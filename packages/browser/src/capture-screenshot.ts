@@ -79,6 +79,13 @@ async function capture(job: BrowserJob, request: ScreenshotCreateRequest, option
   return Promise.race([captureOn(page, job, request, options), whenPageCrashes(page)]);
 }
 
+/** Whether the capture adds styles or scripts of its own to the page (which a page's CSP would refuse). */
+export function injectsIntoPage(request: ScreenshotCreateRequest): boolean {
+  return (
+    request.hide_selectors.length > 0 || request.block_ads || request.block_cookies || Boolean(request.styles) || Boolean(request.scripts)
+  );
+}
+
 async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
   const device = resolveDevice(request.device, request.width, request.height, request.device_scale);
   const viewport = viewportOf(device, { isMobile: request.is_mobile, hasTouch: request.has_touch, isLandscape: request.is_landscape });
@@ -91,8 +98,9 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
     const value = request[field];
     if (value) await assertValidSelectors(page, field, [value]);
   }
-  // Our own style injection (hiding, ad cosmetics, `styles`) must work on pages with a strict CSP.
-  await page.setBypassCSP(true);
+  // Our own injection (hiding, ad cosmetics, consent handling, `styles`, `scripts`) must work on
+  // pages with a strict CSP. Only then: every DevTools call costs the browser's one UI thread.
+  if (injectsIntoPage(request)) await page.setBypassCSP(true);
   const userAgent = request.user_agent ?? device.userAgent ?? job.userAgent;
   await emulateDevice(page, viewport, {
     userAgent,

@@ -100,6 +100,17 @@ describe('capture controls', () => {
           `@media print{#p{background:rgb(0,255,0)}} @media (prefers-contrast: more){#c{background:rgb(0,0,255)}}</style><div id="p"></div><div id="c"></div>`,
       ),
     );
+    // A strict CSP: the page's own inline style (red) is refused, and so would be anything injected.
+    site.route('/csp', (_req, res) => {
+      res
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': "default-src 'none'; style-src 'none'; script-src 'none'",
+        })
+        .end(
+          `<!doctype html><html><head><style>body{background:rgb(255,0,0)}</style></head><body style="margin:0"><div id="ad" style="width:50px;height:50px">ad</div></body></html>`,
+        );
+    });
     site.route(
       '/red-by-script',
       html(`<!doctype html><body style="margin:0;background:#fff"><script>document.body.style.background='rgb(255,0,0)'</script></body>`),
@@ -304,6 +315,23 @@ describe('capture controls', () => {
     );
     expect(near(shot.at(400, 300), GREEN)).toBe(true);
     expect(near(shot.at(20, 20), GREEN)).toBe(true); // the button is gone
+  });
+
+  it("a page's CSP holds for the page, and does not stop what the request injects", async () => {
+    // Nothing to inject: the CSP is left in force, so the page's own inline style stays refused.
+    const plain = decodePng((await shoot({ url: `${target}/csp` })).image);
+    expect(near(plain.at(400, 300), [255, 255, 255])).toBe(true);
+    const injected = decodePng(
+      (
+        await shoot({
+          url: `${target}/csp`,
+          styles: 'body { background: rgb(0,255,0) !important; }',
+          scripts: "document.body.dataset.ran = 'yes'; document.body.style.borderTop = '40px solid rgb(0,0,255)';",
+        })
+      ).image,
+    );
+    expect(near(injected.at(400, 300), GREEN)).toBe(true);
+    expect(near(injected.at(400, 20), [0, 0, 255])).toBe(true);
   });
 
   it('selector captures the whole element, taller than the viewport; no match is SELECTOR_NOT_FOUND', async () => {
