@@ -38,6 +38,7 @@ const UNIT = [
   'packages/web/test/content.test.ts',
   'packages/web/test/page-structure.test.ts',
   'packages/web/test/path-glob.test.ts',
+  'packages/web/test/recipe-and-spec-rules.test.ts',
   'packages/web/test/robots-rules.test.ts',
   'packages/web/test/selected-content.test.ts',
   'packages/web/test/thread-and-shop-rules.test.ts',

@@ -58,6 +58,32 @@ const SLIDE_COUNTER = /^\d+\s*(\/|of|von|de|sur|di)\s*\d+$/u;
 /** A link list goes when the content has this many times its length of prose. */
 const LIST_TO_PROSE = 4;
 
+/**
+ * A photo's number leading its caption ("<span>3</span>Children play hockey..."): the gallery's
+ * running count, glued to the caption's first word once the text is flattened.
+ */
+function isCaptionNumber(span: Element, text: string): boolean {
+  const caption = span.parentElement;
+  if (caption?.tagName !== 'FIGCAPTION' || !/^\d{1,3}\.?$/.test(text)) return false;
+  const first = Array.from(caption.childNodes).find((node) => (node.textContent ?? '').trim() !== '');
+  return first === span && textOf(caption).length > text.length + 20;
+}
+
+/**
+ * The value of a label/value row laid out in blocks, as spec sheets are
+ * (`<div><div>Aspect Ratio</div><div>16:9</div></div>`): a number that has its label beside it.
+ */
+/** A recipe's servings and yield: its card's meta line, not a spec (times have words: "10 mins"). */
+const RECIPE_META = /^(servings|serves|yield|makes|portions?|portionen|personnes|porciones|porzioni)\b/iu;
+
+function isLabelledValue(element: Element): boolean {
+  const row = element.parentElement;
+  const label = element.previousElementSibling;
+  if (!row || !label || row.children.length !== 2 || label.tagName === 'A') return false;
+  const name = textOf(label);
+  return name.length > 0 && name.length <= 40 && /\p{L}/u.test(name) && linkTextLength(label) === 0 && !RECIPE_META.test(name);
+}
+
 /** A list whose items are (almost) all links: related stories, "more from", tag and topic lists. */
 function isLinkList(element: Element): boolean {
   if (element.tagName !== 'UL' && element.tagName !== 'OL') return false;
@@ -92,7 +118,8 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (tag === 'CITE') return attribution ? 'quote attribution' : null;
   if (attribution && tag !== 'BLOCKQUOTE') return 'quote attribution';
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5") goes.
-  if (tag === 'SPAN') return SLIDE_COUNTER.test(text) && !element.closest('pre, code') ? 'counter' : null;
+  if (tag === 'SPAN')
+    return (SLIDE_COUNTER.test(text) && !element.closest('pre, code')) || isCaptionNumber(element, text) ? 'counter' : null;
   if (HEADING.test(tag)) {
     // "3 comments", "Leave a reply", "Customer reviews (2)"; a bare "Reviews" may be a section of the article.
     if (length < 60 && THREAD_HEADING.test(text) && /\d|\s/.test(text)) return 'thread heading';
@@ -102,11 +129,11 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (shopNotice) return 'shop notice';
   // Counters and vote tallies alone ("3 / 12", "277"): a block of the article has words. A price
   // ("£12.00") is no counter: it is what a watch on a product page is for.
-  if (length < 20 && !/\p{L}/u.test(text) && !PRICE.test(text)) return 'no words';
+  if (length < 20 && !/\p{L}/u.test(text) && !PRICE.test(text) && !isLabelledValue(element)) return 'no words';
   // A slide's place in a carousel ("1 of 10"), however it is wrapped.
   if (SLIDE_COUNTER.test(text) && !element.closest('pre, code')) return 'counter';
   // Only tallies ("[–] 288 points (2 children)", "12 replies · 3 views"): a line of the thread's chrome.
-  if (length < 80 && /\d/.test(text) && !/\p{L}/u.test(text.replace(COUNTED, ''))) return 'counter';
+  if (length < 80 && /\d/.test(text) && !/\p{L}/u.test(text.replace(COUNTED, '')) && !isLabelledValue(element)) return 'counter';
   if (length < 200 && COPYRIGHT.test(text)) return 'copyright';
   // A forum post's member card: "oldgreaser · Senior Member · Posts: 2184 · Joined: Mar 2010".
   if (length < 300 && MEMBER_JOINED.test(text) && MEMBER_POSTS.test(text)) return 'member card';

@@ -33,7 +33,7 @@ export const BYLINE_NAME = /^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]e)\s+\p{Lu}
 
 /** A reading-time or publication line. */
 export const BYLINE =
-  /\b(min\.?|minutes?) (read|lesezeit|de lecture|di lettura|de lectura)\b|分で読めます|^(last edited|edited by|posted|published|updated|veröffentlicht|aktualisiert|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)\b/iu;
+  /\b(min\.?|minutes?) (read|lesezeit|de lecture|di lettura|de lectura)\b|分で読めます|^\p{Script=Hangul}{2,4}\s*기자(\s|$)|^(last edited|edited by|posted|published|updated|veröffentlicht|aktualisiert|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)\b/iu;
 
 /** A heading that opens a comment thread or a review section. */
 export const THREAD_HEADING =
@@ -77,7 +77,7 @@ export const DISCLOSURE =
 
 /** Ratings and reaction counters: "4.9 from 63 votes", "3 Likes", "12 replies". */
 export const COUNTER =
-  /^[★☆]*\s*\d+([.,]\d+)?\s+(from|out of|von|sur|de|su)\s+\d+\s+(votes?|ratings?|reviews?|stimmen|bewertungen|avis|votos|voti)\b|^\d+\s+(likes?|reactions?|votes?|upvotes?|points?|replies|views|antworten|réponses|respuestas|risposte)$/iu;
+  /^[★☆]*\s*\d+([.,]\d+)?\s+(from|out of|von|sur|de|su)\s+\d+\s+(votes?|ratings?|reviews?|stimmen|bewertungen|avis|votos|voti)\b|^\d+\s+(likes?|reactions?|votes?|upvotes?|points?|replies|views|antworten|réponses|respuestas|risposte|ratings?|reviews?|bewertungen|avis|valoraciones|recensioni)$/iu;
 
 /** A star rating's summary: "4.6 out of 5 stars 2,847 ratings", "Rated 4.67 out of 5 based on 3 customer ratings", "★★★★☆ 2 reviews". */
 export const RATING =
@@ -93,7 +93,7 @@ export const COUNTED =
 
 /** A site's copyright and trademark lines. */
 export const COPYRIGHT =
-  /©|\(c\)\s*\d{4}|\ball rights reserved\b|\bregistered trademarks?\b|\balle rechte vorbehalten\b|\btous droits réservés\b|\btodos los derechos reservados\b|\btutti i diritti riservati\b/iu;
+  /©|\(c\)\s*\d{4}|\ball rights reserved\b|\bregistered trademarks?\b|\balle rechte vorbehalten\b|\btous droits réservés\b|\btodos los derechos reservados\b|\btutti i diritti riservati\b|무단\s*전재|無断転載|禁止转载/iu;
 
 /** A photo credit line: "Photograph: A. Name/Agency", "Foto: dpa", "Image by ...". */
 export const CREDIT =

@@ -9,6 +9,7 @@
 import { linkTextLength } from './dom';
 import { removeFormBoxes } from './form-boxes';
 import { revealHiddenSlides } from './hidden-slides';
+import { unwrapHeadingButtons } from './heading-buttons';
 import { isSiteNameHeading } from './site-name';
 import { repliesShareThePostTemplate } from './discussion';
 import { declaresDiscussion, readStructuredData, type StructuredData } from './structured-data';
@@ -86,8 +87,15 @@ const ARIA_CHROME = /\b(share|sharing|cookie|consent|newsletter|subscribe|relate
 const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
 
+/**
+ * Test hooks name a block by its role as plainly as a class would ("related-pins",
+ * "closeup-comments"), and stay readable where the classes are build hashes ("zI7 iyn").
+ */
+const TEST_IDS = ['data-testid', 'data-test-id'];
+
 function classify(element: Element): Kind | null {
-  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.toLowerCase();
+  const testIds = TEST_IDS.map((name) => element.getAttribute(name) ?? '').join(' ');
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''} ${testIds}`.toLowerCase();
   let found: Kind | null = null;
   for (const token of names.split(/\s+/)) {
     if (!token) continue;
@@ -191,6 +199,7 @@ function removeAll(root: ParentNode, selector: string, keep?: (el: Element) => b
 export function removeNonContent(document: Document): void {
   if (!document.body) return;
   revealHiddenSlides(document.body);
+  unwrapHeadingButtons(document.body);
   removeAll(document.body, NOT_CONTENT);
 }
 
@@ -203,6 +212,7 @@ export function removeChrome(document: Document, data: StructuredData = readStru
   revealHiddenSlides(body);
   // Before the controls go: a newsletter box is known by its email field.
   removeFormBoxes(body, protectedBy(contentAnchors(body)));
+  unwrapHeadingButtons(body);
   removeAll(body, NOT_CONTENT);
   removeAll(body, '[style]', (el) => !HIDDEN_STYLE.test(el.getAttribute('style') ?? ''));
   // Landmarks go, except a note or callout inside the article, and a header that belongs to the
@@ -218,7 +228,10 @@ export function removeChrome(document: Document, data: StructuredData = readStru
   const isProtected = protectedBy(anchors);
   // Each element is classified once, and the thread is judged before the loop below renames
   // anything (its blocks are compared by their class names), only if there are comment boxes.
-  const named = Array.from(body.querySelectorAll('[class], [id], [aria-label]')).map((element) => ({ element, kind: classify(element) }));
+  const named = Array.from(body.querySelectorAll('[class], [id], [aria-label], [data-testid], [data-test-id]')).map((element) => ({
+    element,
+    kind: classify(element),
+  }));
   const commentBoxes = new Set(named.filter((n) => n.kind === 'comments').map((n) => n.element));
   const thread = commentBoxes.size > 0 && (declaredThread || repliesShareThePostTemplate(body, (el) => commentBoxes.has(el)));
   for (const { element, kind } of named) {

@@ -11,6 +11,7 @@ import { isSiteNameHeading } from './site-name';
 import { removeTitleRepeats } from './title-repeats';
 import { readStructuredData } from './structured-data';
 import { probeOf, quotedBlocks, restoreQuotedBlocks } from './coverage';
+import { missesIngredients } from './recipe-coverage';
 
 export interface MainContent {
   /** The title shown as the content's h1. */
@@ -119,7 +120,8 @@ export function extractMainContent(
   absolutize(document, baseUrlOf(document, pageUrl));
   removeChrome(document, data);
   const container = semanticContainer(document);
-  const containerText = container ? textOf(container).length : 0;
+  const containerContent = container ? textOf(container) : '';
+  const containerText = containerContent.length;
   const quoted = quotedBlocks(document, probes);
 
   const article = new Readability<Element>(document, {
@@ -131,7 +133,11 @@ export function extractMainContent(
   const title = heading || article?.title?.trim() || fallbackTitle;
 
   // Readability picked a fragment of a page that marks its main content clearly: trust the page.
-  const tooLittle = articleText < 100 || (containerText > articleText * 2 && articleText < 1500);
+  // So did it when it left out the recipe's ingredients, which the page's container holds.
+  const tooLittle =
+    articleText < 100 ||
+    (containerText > articleText * 2 && articleText < 1500) ||
+    missesIngredients(data.ingredients, article?.textContent ?? '', containerContent);
 
   if (article?.content && !tooLittle) {
     restoreQuotedBlocks(article.content, quoted);

@@ -31,9 +31,35 @@ function titleParts(document: Document): TitleParts {
   return parts;
 }
 
+/**
+ * A logo in an h1: every word of it links to a site's home page (`<h1><a href="/">NAVER</a>
+ * <a href="https://news.example/">News</a></h1>`), outside the page's main content.
+ */
+function isHomeLinkHeading(heading: Element): boolean {
+  if (heading.closest('main, article, [role="main"]')) return false;
+  const links = Array.from(heading.querySelectorAll('a[href]'));
+  if (links.length === 0) return false;
+  const linked = links
+    .map((a) => textOf(a))
+    .join('')
+    .replace(/\s+/g, '');
+  if (linked.length !== textOf(heading).replace(/\s+/g, '').length) return false;
+  return links.every((a) => {
+    const href = a.getAttribute('href') ?? '';
+    if (href === '/') return true;
+    try {
+      const url = new URL(href);
+      return (url.pathname === '/' || url.pathname === '') && !url.search;
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function isSiteNameHeading(heading: Element, document: Document): boolean {
   const text = normalise(textOf(heading));
   if (!text) return false;
+  if (isHomeLinkHeading(heading)) return true;
   const page = titleParts(document);
   if (page.siteName === text) return true;
   // Only a banner's h1: a page's own title may share the document title with a section heading.

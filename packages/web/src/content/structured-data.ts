@@ -46,6 +46,8 @@ export interface StructuredData {
   articleBody: string;
   /** The longest `description` of an article-like or product JSON-LD object, collapsed: a recipe's intro, a product's blurb. */
   description: string;
+  /** A recipe's ingredient lines (JSON-LD recipeIngredient, microdata itemprop), collapsed. */
+  ingredients: string[];
 }
 
 const ARTICLE_TYPES = /Article$|^BlogPosting$|^Report$|^Recipe$|^HowTo$|^DiscussionForumPosting$/;
@@ -57,6 +59,7 @@ export function readStructuredData(document: Document): StructuredData {
   const types = new Set<string>();
   let articleBody = '';
   let description = '';
+  let ingredients: string[] = [];
   for (const object of jsonLdObjects(document)) {
     const objectTypes = typesOf(object);
     for (const type of objectTypes) types.add(type);
@@ -64,6 +67,10 @@ export function readStructuredData(document: Document): StructuredData {
     if (typeof body === 'string' && objectTypes.some((t) => ARTICLE_TYPES.test(t))) {
       const collapsed = collapse(body);
       if (collapsed.length > articleBody.length) articleBody = collapsed;
+    }
+    const listed = object['recipeIngredient'] ?? object['ingredients'];
+    if (Array.isArray(listed) && listed.length > ingredients.length) {
+      ingredients = listed.filter((line): line is string => typeof line === 'string').map(collapse);
     }
     const about = object['description'];
     if (typeof about === 'string' && objectTypes.some((t) => DESCRIBED_TYPES.test(t))) {
@@ -74,7 +81,12 @@ export function readStructuredData(document: Document): StructuredData {
   for (const element of Array.from(document.querySelectorAll('[itemtype]'))) {
     for (const type of (element.getAttribute('itemtype') ?? '').split(/\s+/)) if (type) types.add(type.replace(/^.*[/#:]/, ''));
   }
-  return { types, articleBody, description };
+  if (ingredients.length === 0) {
+    ingredients = Array.from(document.querySelectorAll('[itemprop~="recipeIngredient" i], [itemprop~="ingredients" i]'))
+      .map((element) => collapse(element.textContent ?? ''))
+      .filter(Boolean);
+  }
+  return { types, articleBody, description, ingredients };
 }
 
 /** Types that make the page a thread: its replies are the content, not a comment section. */

@@ -1,0 +1,177 @@
+import { parseDocument, textOf } from '../src/content/dom';
+import { removeChrome } from '../src/content/clean';
+import { boilerplateReason, pruneBoilerplate } from '../src/content/boilerplate-blocks';
+import { unwrapHeadingButtons } from '../src/content/heading-buttons';
+import { ingredientCoverage, missesIngredients } from '../src/content/recipe-coverage';
+import { readStructuredData } from '../src/content/structured-data';
+import { createContentExtractor } from '../src/content/page-content';
+import { isSiteNameHeading } from '../src/content/site-name';
+
+const PROSE =
+  'The council voted on Wednesday evening to approve a budget that closes two branch libraries and raises the cost of parking. ' +
+  'Councillors said the authority had no choice after a fall in government funding and a sharp rise in the cost of care. ';
+
+const text = (html: string) => createContentExtractor().extract(html, 'https://example.com/t', { text: true }).text ?? '';
+const block = (html: string): Element => parseDocument(`<body>${html}</body>`).body.firstElementChild!;
+
+describe('test hooks name chrome like classes do', () => {
+  const page = (hook: string) =>
+    `<body><main><h1>Balcony herbs</h1><p>${PROSE}</p><p>${PROSE}</p>` +
+    `<div ${hook}><h2>More to explore</h2><div><a href="/pin/1">Gutter garden</a></div><div><a href="/pin/2">Shade herbs</a></div></div></main></body>`;
+
+  it('removes a block whose data-testid says it is related content', () => {
+    const document = parseDocument(page('data-test-id="related-pins"'));
+    removeChrome(document);
+    expect(textOf(document.body)).not.toContain('More to explore');
+    expect(textOf(document.body)).toContain('council voted');
+  });
+
+  it('keeps a block whose data-testid names no chrome', () => {
+    const document = parseDocument(page('data-testid="pin-closeup-body"'));
+    removeChrome(document);
+    expect(textOf(document.body)).toContain('More to explore');
+  });
+});
+
+describe('a photo number leading its caption', () => {
+  it('goes, and the caption stays', () => {
+    const root = block(
+      `<div><p>${PROSE}</p><p>${PROSE}</p><figure><img src="a.jpg" alt="">` +
+        '<figcaption><span>3</span><span>Children play hockey on a cleared patch of ice.</span></figcaption></figure></div>',
+    );
+    expect(boilerplateReason(root.querySelector('figcaption span')!)).toBe('counter');
+    pruneBoilerplate(root);
+    expect(textOf(root.querySelector('figcaption')!)).toBe('Children play hockey on a cleared patch of ice.');
+  });
+
+  it('stays inside prose, and when it is the caption itself', () => {
+    expect(boilerplateReason(block('<p>We counted <span>3</span> shacks per row.</p>').querySelector('span')!)).toBeNull();
+    const lone = block('<figure><figcaption><span>12</span></figcaption></figure>').querySelector('span')!;
+    expect(boilerplateReason(lone)).toBeNull();
+  });
+});
+
+describe('a rating count alone', () => {
+  it('goes ("312 Bewertungen", "48 reviews")', () => {
+    expect(boilerplateReason(block('<div>312 Bewertungen</div>'))).toBe('counter');
+    expect(boilerplateReason(block('<div>48 reviews</div>'))).toBe('counter');
+  });
+
+  it('stays when it is a sentence', () => {
+    expect(boilerplateReason(block('<p>We read 48 reviews before choosing this pan.</p>'))).toBeNull();
+  });
+});
+
+describe('a spec sheet laid out in blocks', () => {
+  it('keeps a number that has its label beside it ("Aspect Ratio" / "16:9")', () => {
+    const row = block('<div><p>Aspect Ratio</p><p>16:9</p></div>');
+    expect(boilerplateReason(row.lastElementChild!)).toBeNull();
+    const inputs = block('<div><p>Number of HDMI Inputs</p><p>2</p></div>');
+    expect(boilerplateReason(inputs.lastElementChild!)).toBeNull();
+  });
+
+  it("still drops a bare tally, a linked name's count and a recipe's servings", () => {
+    expect(boilerplateReason(block('<div><p>277</p></div>').firstElementChild!)).toBe('no words');
+    expect(boilerplateReason(block('<div><a href="/u/ann">ann</a><p>1234</p></div>').lastElementChild!)).toBe('no words');
+    expect(boilerplateReason(block('<div><p>Servings:</p><p>8</p></div>').lastElementChild!)).toBe('no words');
+  });
+});
+
+describe('accordion headings', () => {
+  it('keep the text of the button that is all of the heading', () => {
+    const document = parseDocument(
+      '<body><h5><button aria-expanded="true">Material &amp; care</button></h5><dl><dt>Lining</dt><dd>Cotton</dd></dl></body>',
+    );
+    unwrapHeadingButtons(document.body);
+    expect(document.querySelector('h5 button')).toBeNull();
+    expect(textOf(document.querySelector('h5')!)).toBe('Material & care');
+  });
+
+  it('leave a button beside heading text alone (a copy or anchor control)', () => {
+    const document = parseDocument('<body><h2>Install <button>Copy</button></h2></body>');
+    unwrapHeadingButtons(document.body);
+    expect(document.querySelector('h2 button')).not.toBeNull();
+  });
+
+  it('survive extraction', () => {
+    const page =
+      `<body><main><h1>Wool overshirt</h1><p>${PROSE}</p><p>${PROSE}</p>` +
+      '<h2><button aria-expanded="true">Size &amp; fit</button></h2><p>Regular fit, normal length, true to size for most.</p></main></body>';
+    expect(text(page)).toContain('Size & fit');
+  });
+});
+
+describe('recipe ingredient coverage', () => {
+  const INGREDIENTS = ['250 g Linsen (Tellerlinsen), braune', '1 Zwiebel(n)', '1 Möhre(n)', '100 g Knollensellerie', '2 EL Butter'];
+
+  it('reads recipeIngredient from JSON-LD and from microdata', () => {
+    const ld = parseDocument(
+      `<head><script type="application/ld+json">{"@type":"Recipe","recipeIngredient":${JSON.stringify(INGREDIENTS)}}</script></head><body></body>`,
+    );
+    expect(readStructuredData(ld).ingredients).toEqual(INGREDIENTS);
+    const micro = parseDocument(
+      '<body><ul><li itemprop="recipeIngredient">2 eggs</li><li itemprop="recipeIngredient">1 cup  milk</li></ul></body>',
+    );
+    expect(readStructuredData(micro).ingredients).toEqual(['2 eggs', '1 cup milk']);
+  });
+
+  it('matches lines however the page spaces and punctuates them', () => {
+    expect(ingredientCoverage(INGREDIENTS, '250 g\tLinsen (Tellerlinsen), braune 1 Zwiebel(n) 1 Möhre(n)')).toBeCloseTo(0.6);
+  });
+
+  it('says a method without its ingredients misses them only when the container holds them', () => {
+    const all = INGREDIENTS.join('\n');
+    expect(missesIngredients(INGREDIENTS, 'Die Linsen waschen.', `${all}\nDie Linsen waschen.`)).toBe(true);
+    expect(missesIngredients(INGREDIENTS, 'Die Linsen waschen.', 'Die Linsen waschen.')).toBe(false);
+    expect(missesIngredients(INGREDIENTS, all, all)).toBe(false);
+    expect(missesIngredients(INGREDIENTS.slice(0, 2), '', INGREDIENTS.slice(0, 2).join(' '))).toBe(false);
+  });
+
+  it("makes extraction take the page's container when the ingredients sit in a box apart", () => {
+    const rows = INGREDIENTS.map(
+      (line) => `<tr><td>${line.split(' ')[0]}</td><td><a href="/i">${line.split(' ').slice(1).join(' ')}</a></td></tr>`,
+    ).join('');
+    const steps = 'Die Linsen in einem Sieb waschen und mit dem Gemüse in Butter andünsten, dann mit Brühe ablöschen. '.repeat(8);
+    const page =
+      `<html><head><script type="application/ld+json">{"@type":"Recipe","recipeIngredient":${JSON.stringify(INGREDIENTS)}}</script></head>` +
+      `<body><main><article><h1>Linsen mit Spätzle</h1></article><article><h2>Zutaten</h2><table>${rows}</table></article>` +
+      `<article><h2>Zubereitung</h2><div>${steps}</div></article></main></body></html>`;
+    const out = text(page);
+    expect(out).toContain('Knollensellerie');
+    expect(out).toContain('Sieb waschen');
+  });
+});
+
+describe('a logo in an h1', () => {
+  const heading = (html: string) => {
+    const document = parseDocument(
+      `<html><head><title>Solar on the old school field : Portal News</title></head><body>${html}</body></html>`,
+    );
+    return isSiteNameHeading(document.querySelector('h1')!, document);
+  };
+
+  it("is the site's name when every word of it links to a home page", () => {
+    expect(
+      heading('<div><h1><a href="https://www.naver.com"><span>NAVER</span></a><a href="https://news.naver.com/">News</a></h1></div>'),
+    ).toBe(true);
+    expect(heading('<div><h1><a href="/">Portal</a></h1></div>')).toBe(true);
+  });
+
+  it('is the title when it links to a page, holds unlinked words, or sits in the article', () => {
+    expect(heading('<div><h1><a href="https://news.example/2024/solar">Solar on the old school field</a></h1></div>')).toBe(false);
+    expect(heading('<div><h1>Solar on the <a href="/">old school</a> field</h1></div>')).toBe(false);
+    expect(heading('<article><h1><a href="/">Solar on the old school field</a></h1></article>')).toBe(false);
+  });
+});
+
+describe('Korean and Japanese news footers', () => {
+  it('drop the reporter line and the reprint notice', () => {
+    expect(boilerplateReason(block('<p>박지훈 기자 jhpark@hanbit.example</p>'))).toBe('byline');
+    expect(boilerplateReason(block('<p>※ 이 기사는 저작권법의 보호를 받습니다. 무단 전재 및 재배포 금지</p>'))).toBe('copyright');
+    expect(boilerplateReason(block('<p>記事の無断転載を禁じます。</p>'))).toBe('copyright');
+  });
+
+  it('keep a sentence that mentions a reporter', () => {
+    expect(boilerplateReason(block('<p>주민들은 기자에게 전기요금이 크게 줄었다고 말했다.</p>'))).toBeNull();
+  });
+});
