@@ -46,10 +46,6 @@ export function pageSession(page: Page): CDPSession {
  * Puppeteer's separate `emulateMediaType` and `emulateMediaFeatures` would undo each other.
  */
 export async function emulateMedia(page: Page, media: MediaEmulation): Promise<void> {
-  // Called on a fresh page, which already sees screen media, a light scheme and no motion or contrast preference
-  // (headless Chromium has no desktop settings to inherit): nothing to send, one DevTools round
-  // trip fewer per capture.
-  if (!media.print && !media.darkMode && !media.reducedMotion && !media.highContrast) return;
   await pageSession(page).send('Emulation.setEmulatedMedia', {
     // '' leaves the type alone: screen for captures, print while printing a PDF.
     media: media.print ? 'print' : '',

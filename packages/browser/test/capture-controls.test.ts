@@ -334,6 +334,18 @@ describe('capture controls', () => {
     expect(near(injected.at(400, 20), [0, 0, 255])).toBe(true);
   });
 
+  it("with nothing injected, the capture's own steps still work under the page's CSP", async () => {
+    const element = await shoot({ url: `${target}/csp`, wait_for_selector: '#ad', click_selector: '#ad', selector: '#ad' });
+    // The CSP refuses the page's inline styles too: #ad is laid out as a plain block, one line of
+    // text across the body (800 px wide viewport less the default 8 px margins), not 50 x 50.
+    expect(element.metadata.width).toBe(784);
+    expect(element.metadata.height).toBeGreaterThan(0);
+    expect(element.metadata.height).toBeLessThan(50);
+    const whole = await shoot({ url: `${target}/csp`, full_page: true });
+    expect(whole.metadata.full_page).toBe(true);
+    expect(decodePng(whole.image).width).toBe(whole.metadata.width);
+  });
+
   it('selector captures the whole element, taller than the viewport; no match is SELECTOR_NOT_FOUND', async () => {
     const shot = await shoot({ url: `${target}/tall-element`, selector: '#card' });
     const pixels = decodePng(shot.image);
