@@ -25,12 +25,14 @@ export const screenshotsGet = defineRoute<undefined, ScreenshotGetQuery>({
     let { job, state } = await load();
     if (query.wait && state !== 'completed' && state !== 'failed') {
       const source = { queue: deps.queues.screenshot, events: deps.events.screenshot };
-      await followJob(source, query.job_id, {
+      const end = await followJob(source, query.job_id, {
         waitMs: query.wait * 1000,
         signal: deps.stopping,
         read: (work) => withRedis(deps.redis, work),
       }).done;
-      ({ job, state } = await load());
+      // The follower's last read is the job as it ended: reading it once more would only repeat it.
+      if (end.state === 'completed' || end.state === 'failed') ({ job, state } = { job: end.job as ScreenshotJob, state: end.state });
+      else ({ job, state } = await load());
     }
     const view = await viewScreenshotJob(job, state, deps, origin);
     if (view.status === 'processing') {
