@@ -43,7 +43,7 @@ describe('boilerplate blocks, judged by what they say and how much of them is li
       ['<div>Sent from my iPhone using Tapatalk</div>', 'signature'],
       ['<p>Users browsing this forum: No registered users and 4 guests</p>', 'who is online'],
       ['<div>Last edited by rocketgoldie on Sun Apr 21, 2024, edited 1 time in total.</div>', 'byline'],
-      ['<div><h4>Want to add to the discussion?</h4><p>Post a comment!</p></div>', 'call to action'],
+      ['<p>Post a comment!</p>', 'call to action'],
       ['<div>Rated 4.67 out of 5 based on 3 customer ratings</div>', 'rating'],
       ['<div>★★★★★ 4.8 from 126 votes</div>', 'counter'],
       ['<h2>Customers also bought</h2>', 'shop section'],
@@ -104,7 +104,7 @@ describe('boilerplate blocks, judged by what they say and how much of them is li
         '<h2>Customers also bought</h2><ul><li><a href="/p/1">Travel mug £12.00</a></li><li><a href="/p/2">Jar £8.00</a></li></ul>' +
         '<h2>Care</h2><p>Hand wash only.</p></div>',
     );
-    pruneBoilerplate(root);
+    pruneBoilerplate(root, true);
     expect(root.innerHTML).toBe(`<h1>Stoneware mug</h1><p>${PROSE}</p><h2>Care</h2><p>Hand wash only.</p>`);
   });
 
@@ -225,5 +225,19 @@ describe('highlighted code and headings in markdown', () => {
       first('<div><pre><span></span><code class="language-md">Use ```js to start a block</code></pre></div>'),
     );
     expect(markdown).toBe('````md\nUse ```js to start a block\n````');
+  });
+});
+
+describe('many datelines in one article beside a picture', () => {
+  it('prunes a page of 4,000 dated entries with one image, each entry kept and each date gone', () => {
+    const entries = Array.from(
+      { length: 4000 },
+      (_, i) => `<p>Entry ${i}: the cooperative met again to discuss the harvest.</p><p>12 March 2024</p>`,
+    ).join('');
+    const root = first(`<article><h1>Minutes</h1><img src="/a.jpg" alt="hill">${entries}</article>`);
+    pruneBoilerplate(root);
+    expect(root.querySelectorAll('p').length).toBe(4000);
+    expect(textOf(root)).not.toContain('12 March 2024');
+    expect(root.querySelector('img')).not.toBeNull();
   });
 });

@@ -5,6 +5,7 @@ import { boilerplateReason, pruneBoilerplate } from '../src/content/boilerplate-
 import { removeTitleRepeats } from '../src/content/title-repeats';
 import { probeOf, quotedBlocks, restoreQuotedBlocks } from '../src/content/coverage';
 import { readStructuredData } from '../src/content/structured-data';
+import { isHiddenSlide } from '../src/content/hidden-slides';
 import { createContentExtractor } from '../src/content/page-content';
 
 const PROSE =
@@ -166,7 +167,8 @@ describe('the passage the page’s JSON-LD quotes', () => {
 
 describe('shop notices and reviews', () => {
   it('drops stock and service notices, even with a price, and keeps a price line', () => {
-    expect(boilerplateReason(block('<div>In stock. Free delivery on orders over £50.</div>'))).toBe('shop notice');
+    expect(boilerplateReason(block('<div>Free delivery on orders over £50.</div>'))).toBe('shop notice');
+    expect(boilerplateReason(block('<div>Ships within 2-3 business days</div>'))).toBe('shop notice');
     expect(boilerplateReason(block('<div>30-day returns</div>'))).toBe('shop notice');
     expect(boilerplateReason(block('<div>£149.00</div>'))).toBeNull();
     expect(boilerplateReason(block('<p>Free delivery was the reason the shop survived the first winter, its owner says.</p>'))).toBeNull();
@@ -185,5 +187,142 @@ describe('shop notices and reviews', () => {
     );
     removeChrome(critic);
     expect(textOf(critic.body)).toContain('The council voted');
+  });
+});
+
+describe('review fixes: ordinary prose that looks like chrome stays', () => {
+  const article = (inner: string) =>
+    `<html><head><title>Valley notes</title></head><body><article><h1>Valley notes</h1><p>${PROSE}</p>${inner}<p>${PROSE}</p></article></body></html>`;
+
+  it('keeps stock status (restock watches follow it), and "Ships in" without a time', () => {
+    for (const line of ['In stock', 'Out of stock', 'Sold out', 'Only 2 left in size 9', 'Pre-order now']) {
+      expect(boilerplateReason(block(`<div>${line}</div>`))).toBeNull();
+    }
+    expect(boilerplateReason(block('<p>Ships in the harbour broke their moorings.</p>'))).toBeNull();
+    expect(text(article('<p>Ships in the harbour broke their moorings.</p>'))).toContain('Ships in the harbour broke their moorings.');
+  });
+
+  it('drops only an attribution line over a quote, not a quotation after "said:"', () => {
+    const out = text(article('<blockquote><p>The minister said: we will not raise taxes this year.</p></blockquote>'));
+    expect(out).toContain('The minister said: we will not raise taxes this year.');
+    const root = block(`<div><p>${PROSE}</p><blockquote><div>Jen said: ↑</div><p>Quoted words stay here.</p></blockquote></div>`);
+    pruneBoilerplate(root);
+    expect(textOf(root)).not.toContain('Jen said');
+  });
+
+  it('reads copyright only from a line that opens with it or reserves rights, never from a list', () => {
+    expect(boilerplateReason(block('<p>Nike argued that the swoosh is one of its registered trademarks and sued.</p>'))).toBeNull();
+    expect(boilerplateReason(block('<p>Clause (c) 2019 amendments require the landlord to give notice.</p>'))).toBeNull();
+    expect(boilerplateReason(block('<p>© 2024 Example Ltd</p>'))).toBe('copyright');
+    expect(boilerplateReason(block('<p>Example Ltd. All rights reserved.</p>'))).toBe('copyright');
+    expect(boilerplateReason(block('<ul><li>© 2024 text of the licence</li><li>Other clause</li></ul>'))).toBeNull();
+    const out = text(
+      article(
+        '<p>Nike argued that the swoosh is one of its registered trademarks and sued.</p><p>Clause (c) 2019 amendments require the landlord to give notice.</p>',
+      ),
+    );
+    expect(out).toContain('registered trademarks and sued');
+    expect(out).toContain('Clause (c) 2019 amendments');
+  });
+
+  it('keeps a guide’s "Shipping and returns" section; a shop page’s goes', () => {
+    const guide = text(
+      `<html><head><title>How to sell</title></head><body><article><h1>How to sell</h1><p>${PROSE}</p><h2>Shipping and returns</h2>` +
+        `<p>Offer calculated shipping so that buyers abroad see a fair price.</p><h2>Pricing</h2><p>${PROSE}</p></article></body></html>`,
+    );
+    expect(guide).toContain('Offer calculated shipping');
+    const shop = text(
+      `<html><head><title>Jacket</title><script type="application/ld+json">{"@type":"Product","name":"Jacket"}</script></head><body><main><h1>Jacket</h1><p>${PROSE}</p>` +
+        `<h2>Shipping and returns</h2><p>We ship worldwide from our warehouse within two days.</p><h2>Materials</h2><p>${PROSE}</p></main></body></html>`,
+    );
+    expect(shop).not.toContain('We ship worldwide');
+    expect(shop).toContain('Materials');
+  });
+
+  it('reads a rating summary that ends at its words, not a verdict that goes on', () => {
+    expect(boilerplateReason(block('<p>4.5 out of 5 stars: the best budget phone this year, two-day battery included.</p>'))).toBeNull();
+    expect(boilerplateReason(block('<div>4.6 out of 5 stars 2,847 ratings</div>'))).toBe('rating');
+    expect(boilerplateReason(block('<div>4,5 sur 5 étoiles (12 avis)</div>'))).toBe('rating');
+    expect(text(article('<p>4.5 out of 5 stars: the best budget phone this year, two-day battery included.</p>'))).toContain(
+      'best budget phone',
+    );
+  });
+
+  it('reads "signature" only as a whole class name', () => {
+    const out = text(
+      `<html><head><title>The Harbour Bar</title></head><body><main><h1>The Harbour Bar</h1><p>${PROSE}</p><section class="signature-cocktails">` +
+        `<h2>Signature cocktails</h2><ul><li>Harbour Negroni, gin and bitter orange</li><li>Salt Spritz with sea fennel</li></ul></section><p>${PROSE}</p></main></body></html>`,
+    );
+    expect(out).toContain('Harbour Negroni');
+  });
+
+  it('takes a thread’s invitation only as a short block that opens with it', () => {
+    expect(boilerplateReason(block('<p>Join the conversation about water rights at the town hall on Friday.</p>'))).toBeNull();
+    expect(boilerplateReason(block('<p>Log in to reply</p>'))).toBe('call to action');
+    expect(text(article('<p>Join the conversation about water rights at the town hall on Friday.</p>'))).toContain(
+      'water rights at the town hall',
+    );
+  });
+
+  it('reads a day-and-time stamp only at a block’s start, and no month inside a word', () => {
+    expect(boilerplateReason(block('<p>The parade starts Sept 14 at 10:30.</p>'))).toBeNull();
+    expect(boilerplateReason(block('<div>Mar 9 at 11:02</div>'))).toBe('dateline');
+    expect(boilerplateReason(block('<p>Market 2024 opens soon</p>'))).toBeNull();
+    expect(text(article('<p>The parade starts Sept 14 at 10:30.</p>'))).toContain('The parade starts Sept 14 at 10:30.');
+  });
+
+  it('keeps a review plugin’s review when it is the page', () => {
+    const out = text(
+      `<html><head><title>Review: Terrace Reserve 2019</title></head><body><div class="wrap"><div itemscope itemtype="https://schema.org/Product">` +
+        `<h1 itemprop="name">Terrace Reserve 2019</h1><div itemprop="review" itemscope itemtype="https://schema.org/Review"><div itemprop="reviewBody">` +
+        `<p>${PROSE}</p><p>Blackberry and slate on the nose; firm tannins that need five more years.</p><p>${PROSE}</p></div></div></div></div></body></html>`,
+    );
+    expect(out).toContain('Blackberry and slate');
+    expect(out.length).toBeGreaterThan(400);
+  });
+
+  it('keeps a title’s own sub-heading: only forum labels are stripped from the title', () => {
+    const root = block('<div><h1>Lesson 3: Loops</h1><p>Text.</p><h3>Loops</h3><h3>Thread: Help</h3></div>');
+    removeTitleRepeats(root, 'Lesson 3: Loops');
+    expect(root.querySelectorAll('h3').length).toBe(2);
+    const forum = block('<div><h1>Thread: Help with carb</h1><h2>Help with carb</h2><p>Text.</p></div>');
+    removeTitleRepeats(forum, 'Thread: Help with carb');
+    expect(forum.querySelector('h2')).toBeNull();
+  });
+
+  it('takes a hidden copy of a shown teaser for a "read more" text, not a slide', () => {
+    const doc = parseDocument(
+      '<body><div><div class="intro"><p>The valley has been farmed for centuries by the same families…</p></div>' +
+        '<div class="intro" style="display:none"><p>The valley has been farmed for centuries by the same families, who keep its terraces.</p></div></div></body>',
+    );
+    const hidden = doc.querySelector('[style]')!;
+    expect(isHiddenSlide(hidden)).toBe(false);
+    const out = text(
+      '<html><head><title>Valley</title></head><body><article><h1>Valley</h1><p>' +
+        PROSE +
+        '</p><div class="intro"><p>The valley has been farmed for centuries by the same families…</p></div>' +
+        '<div class="intro" style="display:none"><p>The valley has been farmed for centuries by the same families, who keep its terraces.</p></div><p>' +
+        PROSE +
+        '</p></article></body></html>',
+    );
+    expect(out.split('farmed for centuries').length - 1).toBe(1);
+  });
+
+  it('does not read a lower-case word ending in "registered" as a member card', () => {
+    expect(boilerplateReason(block('<p>Posts: 3 from unregistered users were hidden.</p>'))).not.toBe('member card');
+    expect(boilerplateReason(block('<div>plot22Joined: Jan 2019 Posts: 2,184</div>'))).toBe('member card');
+  });
+
+  it('does not take utility classes (Tailwind "prose", "mb-4") for a post template', () => {
+    const para = (i: number) =>
+      `<p class="mb-4 leading-7">Paragraph ${i} of the post explains how the valley’s terraces were rebuilt after the floods, stone by stone.</p>`;
+    const comment = (i: number) =>
+      `<div class="comment"><span>reader${i}</span><div class="prose"><p class="mb-4 leading-7">Comment ${i}: great read, I visited last summer and the terraces were stunning.</p></div></div>`;
+    const html =
+      `<html><head><title>Rebuilding the terraces</title></head><body><main><h1>Rebuilding the terraces</h1><div class="prose">${[1, 2, 3, 4, 5, 6].map(para).join('')}</div>` +
+      `<section id="comments" class="comments"><h2>3 Comments</h2>${[1, 2, 3].map(comment).join('')}</section></main></body></html>`;
+    const out = text(html);
+    expect(out).toContain('Paragraph 6 of the post');
+    expect(out).not.toContain('Comment 1:');
   });
 });

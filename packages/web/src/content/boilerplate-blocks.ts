@@ -14,6 +14,7 @@ import {
   BYLINE,
   BYLINE_NAME,
   CALL_TO_ACTION,
+  THREAD_INVITATION,
   COPYRIGHT,
   COUNTED,
   COUNTER,
@@ -25,7 +26,7 @@ import {
   PAGER,
   PAYWALL_PITCH,
   PRICE,
-  QUOTE_ATTRIBUTION,
+  isQuoteAttribution,
   RATING,
   SENT_FROM,
   SHARE,
@@ -114,7 +115,7 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   const shopNotice = length < 60 && SHOP_NOTICE.test(text);
   if ((PRICE.test(text) && !PAYWALL_PITCH.test(text) && !shopNotice) || element.querySelector('code, kbd')) return null;
   // A quoted post's attribution line, in the quote's box; elsewhere a <cite> names a work.
-  const attribution = length < 150 && QUOTE_ATTRIBUTION.test(text) && element.closest('blockquote') !== null;
+  const attribution = length < 150 && isQuoteAttribution(text) && element.closest('blockquote') !== null;
   if (tag === 'CITE') return attribution ? 'quote attribution' : null;
   if (attribution && tag !== 'BLOCKQUOTE') return 'quote attribution';
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5") goes.
@@ -134,7 +135,8 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (SLIDE_COUNTER.test(text) && !element.closest('pre, code')) return 'counter';
   // Only tallies ("[–] 288 points (2 children)", "12 replies · 3 views"): a line of the thread's chrome.
   if (length < 80 && /\d/.test(text) && !/\p{L}/u.test(text.replace(COUNTED, '')) && !isLabelledValue(element)) return 'counter';
-  if (length < 200 && COPYRIGHT.test(text)) return 'copyright';
+  // A list is judged as a list: an item may quote a copyright line, the list is no footer for it.
+  if (!list && length < 200 && COPYRIGHT.test(text)) return 'copyright';
   // A forum post's member card: "oldgreaser · Senior Member · Posts: 2184 · Joined: Mar 2010".
   if (length < 300 && MEMBER_JOINED.test(text) && MEMBER_POSTS.test(text)) return 'member card';
   if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length ? 'link list' : null;
@@ -147,6 +149,7 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (length < 300 && SUBSCRIBE.test(text)) return 'subscription pitch';
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
+  if (length < 60 && THREAD_INVITATION.test(text)) return 'call to action';
   if (length < 60 && COUNTER.test(text)) return 'counter';
   if (length < 120 && RATING.test(text)) return 'rating';
   if (length < 120 && CREDIT.test(text)) return 'credit';
@@ -223,13 +226,39 @@ const PICTURE_BOX_TEXT = 300;
 /** Characters of caption, outside links, that make a box with a picture a photo's (an avatar's has a name link). */
 const CAPTION_TEXT = 40;
 
+/** Nodes looked at to tell a box is small: a box of thousands of nodes is no caption's. */
+const PICTURE_BOX_NODES = 1000;
+
+/**
+ * Whether `box` holds more than `limit` characters of text (whitespace collapsed), looking at no
+ * more of it than it must: the box may be the whole article, asked about once per dateline in it.
+ */
+function holdsMoreText(box: Element, limit: number): boolean {
+  let length = 0;
+  let nodes = 0;
+  const stack: Node[] = [box];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (++nodes > PICTURE_BOX_NODES) return true;
+    if (node.nodeType === 3) {
+      length += (node.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+      if (length > limit) return true;
+      continue;
+    }
+    for (let child = node.lastChild; child; child = child.previousSibling) stack.push(child);
+  }
+  return false;
+}
+
 /**
  * Whether `element` sits in a small box with a picture and its caption, as the line under a
- * photo does (a user card's date sits by an avatar and a linked name, no caption).
+ * photo does (a user card's date sits by an avatar and a linked name, no caption). The box's
+ * size is told first, cheaply: the article itself is no picture's box, however many dates it has.
  */
 function besidePicture(element: Element): boolean {
   let box = element.parentElement;
   for (let depth = 0; box && depth < PICTURE_BOX_DEPTH; depth++, box = box.parentElement) {
+    if (holdsMoreText(box, PICTURE_BOX_TEXT)) return false;
     if (!box.querySelector('img, picture')) continue;
     const text = textOf(box).length;
     return text <= PICTURE_BOX_TEXT && text - textOf(element).length - linkTextLength(box) >= CAPTION_TEXT;
@@ -247,9 +276,11 @@ function lastLeaf(root: Element): Element | null {
 /**
  * Removes boilerplate blocks from `root` (in place), innermost first. A wrapper left holding
  * nothing, or only the heading of what was removed, goes too, and so do headings the content
- * ends with ("Your answer" over a removed form, "More from us" over a removed list).
+ * ends with ("Your answer" over a removed form, "More from us" over a removed list). A shop's
+ * sections ("Shipping and returns", "You may also like") only go on a `shop` page: a guide's
+ * "Shipping and returns" section is the guide's.
  */
-export function pruneBoilerplate(root: Element): void {
+export function pruneBoilerplate(root: Element, shop = false): void {
   const touched = new Set<Element>();
   removeCodeGutters(root);
   // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
@@ -272,6 +303,7 @@ export function pruneBoilerplate(root: Element): void {
       while (element.nextSibling) element.nextSibling.remove();
     }
     if (reason === 'shop section') {
+      if (!shop) continue;
       removeSection(element, touched);
       continue;
     }

@@ -47,8 +47,19 @@ export const THREAD_HEADING =
 export const SHOP_SECTION_HEADING =
   /^(customers (who (bought|viewed) this( item)? )?also (bought|viewed|liked|purchased)|frequently bought together|(related|similar|recommended) (products|items)|products related to this item|you (may|might) also (like|love)|recently viewed( products| items)?|more from this (shop|store|seller|brand)|(shipping|delivery) (&|and|\/) returns?|returns? (&|and|\/) (shipping|delivery|exchanges)|(shipping|delivery|returns?) (policy|information|info)|kunden kauften auch|das könnte (dir|ihnen) auch gefallen|ähnliche (produkte|artikel)|versand (&|und) rückgabe|vous aimerez aussi|produits similaires|livraison (&|et) retours|te puede interesar|productos relacionados|envío y devoluciones|potrebbe piacerti anche|prodotti correlati|spedizione e resi)\s*:?$/iu;
 
-const MONTH =
-  'jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember|janv|févr|mars|avr|juin|juil|août|déc|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|novembre|dicembre';
+const MONTH = [
+  'january february march april may june july august september october november december',
+  'jan feb mar apr jun jul aug sep sept oct nov dec',
+  'januar jänner februar märz juni juli oktober dezember jän mär okt dez',
+  'janvier février mars avril mai juin juillet août septembre octobre novembre décembre janv févr avr juil déc',
+  'enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre ene abr ago dic',
+  'gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre gen giu lug set ott',
+]
+  .join(' ')
+  .split(' ')
+  .join('|');
+/** A month's name or abbreviation as a whole word ("Mar", "March", not "Market"). */
+const MONTH_WORD = `(?<![\\p{L}\\p{N}])(${MONTH})(?![\\p{L}\\p{N}])\\.?`;
 
 /**
  * A calendar date ("12 March 2024", "Mar 12, 2024", "Jan 2019", "2024-03-12", "12.03.2024",
@@ -56,7 +67,7 @@ const MONTH =
  * threads stamp this year's posts).
  */
 export const DATE = new RegExp(
-  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?(${MONTH})\\w*\\.?\\s+(de\\s+)?\\d{4}\\b|\\b(${MONTH})\\w*\\.?\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[-./]\\d{1,2}[-./]\\d{4}\\b|\\b(${MONTH})\\w*\\.?\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+(at\\s+)?\\d{1,2}:\\d{2}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
+  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?${MONTH_WORD}\\s+(de\\s+)?\\d{4}\\b|${MONTH_WORD}\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[-./]\\d{1,2}[-./]\\d{4}\\b|^((posted|asked|answered|edited|modified|updated|replied)\\s+(on\\s+)?)?${MONTH_WORD}\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+(at\\s+)?\\d{1,2}:\\d{2}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
   'iu',
 );
 
@@ -80,20 +91,32 @@ export const COUNTER =
   /^[★☆]*\s*\d+([.,]\d+)?\s+(from|out of|von|sur|de|su)\s+\d+\s+(votes?|ratings?|reviews?|stimmen|bewertungen|avis|votos|voti)\b|^\d+\s+(likes?|reactions?|votes?|upvotes?|points?|replies|views|antworten|réponses|respuestas|risposte|ratings?|reviews?|bewertungen|avis|valoraciones|recensioni)$/iu;
 
 /** A star rating's summary: "4.6 out of 5 stars 2,847 ratings", "Rated 4.67 out of 5 based on 3 customer ratings", "★★★★☆ 2 reviews". */
-export const RATING =
-  /^(rated\s+)?[★☆]*\s*\d([.,]\d+)?\s*(out of|of|von|sur|de|su)\s*5\b.{0,60}\b(stars?|ratings?|reviews?|votes?|sternen|bewertungen|étoiles|avis|estrellas|valoraciones|stelle|recensioni)\b|^[★☆]{3,}\s*(\(?\d+\)?\s*(ratings?|reviews?|votes?)?)?$/iu;
+const RATING_STARS = '(stars?|sternen?|étoiles?|estrellas?|stelle)';
+const RATING_COUNT =
+  '(based on\\s+)?\\(?\\d[\\d,.]*\\s?[kK]?\\)?\\s*(customer\\s+|user\\s+)?(ratings?|reviews?|votes?|stimmen|bewertungen|avis|votos|valoraciones|reseñas|voti|recensioni)?\\)?';
+export const RATING = new RegExp(
+  `^(rated\\s+)?[★☆]*\\s*\\d([.,]\\d+)?\\s*(out of|of|von|sur|de|su)\\s*5(\\s*${RATING_STARS}([\\s·|,:-]*${RATING_COUNT})?|[\\s·|,:-]*(based on\\s+)?\\(?\\d[\\d,.]*\\s?[kK]?\\)?\\s*(customer\\s+|user\\s+)?(ratings?|reviews?|votes?|stimmen|bewertungen|avis|votos|valoraciones|reseñas|voti|recensioni)\\)?)\\s*$|^[★☆]{3,}\\s*(\\(?\\d+\\)?\\s*(ratings?|reviews?|votes?)?)?$`,
+  'iu',
+);
 
-/** Requests to comment, rate or share after a post or recipe, and a thread's invitations to join it. */
+/** Requests to comment, rate or share after a post or recipe. */
 export const CALL_TO_ACTION =
-  /\b(leave a (rating|comment|review)|let (me|us) know in the comments|rate this recipe|tried this recipe|did you make this|(join|add to) the (discussion|conversation)|post a (comment|reply)|(log|sign) in to (reply|comment|post|vote))\b/iu;
+  /\b(leave a (rating|comment|review)|let (me|us) know in the comments|rate this recipe|tried this recipe|did you make this)\b/iu;
+
+/** A thread's short invitation to join it ("Join the discussion", "Log in to reply"), judged on a short block only. */
+export const THREAD_INVITATION =
+  /^((join|add to) the (discussion|conversation)|post a (comment|reply)|(log|sign) in to (reply|comment|post|vote))(?![\p{L}\p{N}])/iu;
 
 /** Counts with what they count ("288 points", "(2 children)", "12 replies"): what is left without them says whether a line is only counters. */
 export const COUNTED =
   /\d[\d,.]*\s?[kKm]?\s?(points?|votes?|upvotes?|likes?|children|child|replies|reply|comments?|answers?|views?|reactions?|shares?|stars?)\b/giu;
 
-/** A site's copyright and trademark lines. */
+/**
+ * A site's copyright line: one that opens with the sign or the word ("© 2024 Example Ltd",
+ * "Copyright 2019 ..."), or says all rights are reserved, in any of our languages.
+ */
 export const COPYRIGHT =
-  /©|\(c\)\s*\d{4}|\ball rights reserved\b|\bregistered trademarks?\b|\balle rechte vorbehalten\b|\btous droits réservés\b|\btodos los derechos reservados\b|\btutti i diritti riservati\b|무단\s*전재|無断転載|禁止转载/iu;
+  /^(\d{4}(\s*[-–]\s*\d{4})?\s*)?(©|\(c\)\s*\d{4}|copyright(?![\p{L}\p{N}]))|\ball rights reserved\b|\balle rechte vorbehalten\b|(?<![\p{L}\p{N}])tous droits réservés(?![\p{L}\p{N}])|\btodos los derechos reservados\b|\btutti i diritti riservati\b|무단\s*전재|無断転載|禁止转载/iu;
 
 /** A photo credit line: "Photograph: A. Name/Agency", "Foto: dpa", "Image by ...". */
 export const CREDIT =
@@ -104,10 +127,11 @@ export const PRICE = /[£$€¥]\s?\d|\d\s?(€|eur|usd|gbp|chf)\b/iu;
 
 /**
  * A forum member card's join date ("Joined: Jan 2019", "Join Date: Mar 2010", "Member since
- * 2012"). No word boundary before it: cards are spans run together ("plot22Joined: Jan 2019").
+ * 2012"). Cards are spans run together ("plot22Joined: Jan 2019", "bobRegistered: 2010"), so a
+ * capitalised word may follow a name's letters; a lower-case one needs a word's start ("unregistered" is none).
  */
 export const MEMBER_JOINED =
-  /(joined|join date|member since|registered|registriert|dabei seit|mitglied seit|inscrit|inscrito|registrado|iscritto)\b\s*:?\s*\S/iu;
+  /(?:(?<!\p{L})(?:[Jj]oined|[Jj]oin [Dd]ate|[Mm]ember [Ss]ince|[Rr]egistered|[Rr]egistriert|[Dd]abei [Ss]eit|[Mm]itglied [Ss]eit|[Ii]nscrit|[Ii]nscrito|[Rr]egistrado|[Ii]scritto|JOINED|REGISTERED)|(?<=\p{Ll})(?:Joined|Join Date|Member since|Registered|Registriert|Dabei seit|Mitglied seit|Inscrit|Inscrito|Registrado|Iscritto))(?!\p{L})\s*:?\s*\S/u;
 
 /** A forum member card's post count ("Posts: 2,184", "Messages 512", "Beiträge: 40"). */
 export const MEMBER_POSTS = /(posts|messages|beiträge|mensajes|messaggi|reputation|karma)\b\s*:?\s*\d/iu;
@@ -123,12 +147,21 @@ export const SENT_FROM = /^(sent from my|gesendet von meinem|envoyé de mon|envi
  * The line a forum puts over a quoted post, naming who wrote it ("oldgreaser wrote: ↑Tue Apr 16",
  * "Originally Posted by Fergie_Fred", "Jen said:"). The quoted words are content; this line is not.
  */
-export const QUOTE_ATTRIBUTION =
-  /^(\S+(\s\S+){0,3}\s+(wrote|said|writes|says|schrieb|a écrit|escribió|ha scritto)\s*:|(originally posted by|quote from|quote of|zitat von)\s)/iu;
+const QUOTE_ATTRIBUTION_HEAD =
+  /^(?:\S+(?:\s\S+){0,3}\s+(?:wrote|said|writes|says|schrieb|a écrit|escribió|ha scritto)\s*:|(?:originally posted by|quote from|quote of|zitat von):?\s+\S+)/iu;
+/** What may follow the attribution on its line: a date and time, an arrow, capitalised names ("Tue Apr 16, 2024 8:12 am ↑"). */
+const QUOTE_ATTRIBUTION_TAIL = /^(?:[\s↑»›>→\d,.:/()-]+|(?:on|at|am|pm|um|le|à|de)(?!\p{L})|\p{Lu}\p{Ll}{0,11}\.?)*$/u;
+
+/** Whether `text` is such a line, ending at the attribution (or a date after it); "The minister said: we will ..." is a quotation. */
+export function isQuoteAttribution(text: string): boolean {
+  const head = QUOTE_ATTRIBUTION_HEAD.exec(text);
+  return head !== null && QUOTE_ATTRIBUTION_TAIL.test(text.slice(head[0].length));
+}
 
 /**
- * A shop's stock and service notices beside a product ("In stock", "Only 3 left", "Free UK
- * delivery over £60", "30-day returns", "Secure checkout"): the same on every product page.
+ * A shop's service notices beside a product ("Free UK delivery over £60", "30-day returns",
+ * "Secure checkout", "Ships within 2 days"): the same on every product page. Stock status ("In
+ * stock", "Sold out", "Only 3 left") is no part of them: it is what a restock watch follows.
  */
 export const SHOP_NOTICE =
-  /^(in stock|out of stock|sold out|low stock|last one|only \d+ left|pre-?order|(usually )?ships? (today|tomorrow|in|within)|free (\p{L}+ )?(delivery|shipping|returns?|postage)|\d+[- ]days? (free )?returns?|secure checkout|price match|add to (wish ?list|favou?rites)|auf lager|nicht auf lager|kostenlose? (lieferung|versand|rücksendung)|en stock|livraison gratuite|retours? gratuits?|envío gratis|devoluciones gratis|spedizione gratuita|resi gratuiti)\b/iu;
+  /^((usually )?ships? (today|tomorrow|(in|within) (\d+([-–]\d+)?|one|two|three|a few|an?) (business |working )?(hours?|days?|weeks?))|free (\p{L}+ )?(delivery|shipping|returns?|postage)|\d+[- ]days? (free )?returns?|secure checkout|price match|add to (wish ?list|favou?rites)|kostenlose? (lieferung|versand|rücksendung)|livraison gratuite|retours? gratuits?|envío gratis|devoluciones gratis|spedizione gratuita|resi gratuiti)\b/iu;

@@ -6,7 +6,7 @@
  * landmark, the longest article, the only h1) is never removed by a class/id guess.
  */
 
-import { linkTextLength } from './dom';
+import { HIDDEN_STYLE, linkTextLength } from './dom';
 import { removeFormBoxes } from './form-boxes';
 import { revealHiddenSlides } from './hidden-slides';
 import { unwrapHeadingButtons } from './heading-buttons';
@@ -77,14 +77,19 @@ addWords(
 addWords('layout', 'header footer menu banner widget widgets tags tagcloud');
 addWords('comments', 'comment comments commentlist disqus respond discussion replies');
 addWords('byline', 'byline author authors dateline timestamp postmeta entrymeta articlemeta caption credit credits');
-// A forum member's rank under their name, and the signature under each of their posts.
-addWords('byline', 'usertitle signature signaturecontainer');
+// A forum member's rank under their name.
+addWords('byline', 'usertitle');
+
+/**
+ * Words that mark a block only as a whole class or id ("signature", "signature_container"), never
+ * as a part of one: the signature under a forum post, not a bar's "signature-cocktails".
+ */
+const WHOLE_WORDS: Record<string, Kind> = { signature: 'byline', signaturecontainer: 'byline' };
 
 /** Words that mark chrome when a class/id starts with them (e.g. `cookieNotice`, `newsletterSignup`). */
 const PREFIXES = ['cookie', 'consent', 'newsletter', 'subscribe', 'advert', 'sponsor', 'breadcrumb', 'related', 'social', 'sharebutton'];
 
 const ARIA_CHROME = /\b(share|sharing|cookie|consent|newsletter|subscribe|related|comments|breadcrumb|advert|social|sponsored)/i;
-const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
 
 /**
@@ -102,6 +107,7 @@ function classify(element: Element): Kind | null {
     const joined = token.replace(/[-_]/g, '');
     const kind =
       WORDS[joined] ??
+      WHOLE_WORDS[joined] ??
       token
         .split(/[-_]+/)
         .map((part) => WORDS[part])
@@ -271,6 +277,9 @@ export function removeChrome(document: Document, data: StructuredData = readStru
   }
   removeAll(body, '[rel="author"], [itemprop="author"]');
   // A product's reviews and rating summary, as the page marks them for search engines (the
-  // page's own review, a critic's article, is no property of something else and stays).
-  removeAll(body, REVIEWS, isProtected);
+  // page's own review, a critic's article, is no property of something else and stays). A review
+  // plugin marks the post itself as the product's review: one holding most of the page's text is
+  // the page's content, not its readers' say.
+  const pageText = (body.textContent ?? '').length;
+  removeAll(body, REVIEWS, (el) => isProtected(el) || (el.textContent ?? '').length > pageText * 0.5);
 }

@@ -24,9 +24,20 @@ function ownTextLength(element: Element): number {
   return length;
 }
 
-function signature(element: Element): string {
-  const classes = (element.getAttribute('class') ?? '').split(/\s+/).filter(Boolean).sort().join('.');
-  return `${element.tagName}.${classes}`;
+/**
+ * Class names every template uses, so they say nothing of which one made a block: utility CSS
+ * (Tailwind's "prose", "mt-4", "text-lg", "md:flex") and generic wrappers ("container", "content").
+ */
+const UTILITY_CLASS =
+  /^([\w-]+:)*(-?(prose|container|content|contents|wrapper|wrap|inner|body|text|clearfix|row|col|flex|grid|block|inline|hidden|relative|absolute|static|sticky|truncate|italic|uppercase|lowercase|capitalize|underline|antialiased|border|rounded|shadow|dark|light|active|first|last|odd|even)|-?(m|p)[trblxyse]?-[\w./[\]-]+|-?(w|h|min-w|max-w|min-h|max-h|size|top|left|right|bottom|inset|z|order|basis|grow|shrink)-[\w./[\]-]+|(prose|text|font|leading|tracking|space|gap|bg|border|rounded|shadow|items|justify|content|self|place|overflow|break|whitespace|col|row|grid|flex|list|decoration|underline|opacity|transition|duration|ease|ring|divide|align|object|aspect|line-clamp)-[\w./[\]-]+|(sm|md|lg|xl|xs)-\d+|(col|span)-\d+)$/;
+
+/**
+ * A block's template: its tag and its class names but the utility ones, or null when the block
+ * has no other (two blocks styled alike by utility classes may come from any two templates).
+ */
+function signature(element: Element): string | null {
+  const classes = (element.getAttribute('class') ?? '').split(/\s+/).filter((name) => name && !UTILITY_CLASS.test(name.toLowerCase()));
+  return classes.length > 0 ? `${element.tagName}.${classes.sort().join('.')}` : null;
 }
 
 /**
@@ -54,12 +65,12 @@ export function repliesShareThePostTemplate(body: Element, isCommentBox: (elemen
     if (boxes.has(block.element) || inBox(block.element)) {
       boxed.push(block);
       const key = signature(block.element);
-      replies.set(key, (replies.get(key) ?? 0) + 1);
+      if (key) replies.set(key, (replies.get(key) ?? 0) + 1);
     } else if (!post || block.length > post.length) {
       post = block;
     }
   }
-  const count = (element: Element) => replies.get(signature(element)) ?? 0;
+  const count = (element: Element) => replies.get(signature(element) ?? '') ?? 0;
   if (post && count(post.element) >= MIN_REPLIES) return true;
   // The whole thread may sit in a box named for the discussion ("js-discussion"), the opening
   // post too: then the first boxed post in the replies' template opens it, if nothing outside

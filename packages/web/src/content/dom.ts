@@ -91,3 +91,16 @@ export function linkTextLength(element: Element): number {
   for (const anchor of Array.from(element.querySelectorAll('a'))) total += textOf(anchor).length;
   return total;
 }
+
+/** Text compared loosely: lower case, whitespace collapsed. */
+export function normalise(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** The classes of an element, sorted: blocks made by one template share them. */
+export function classSignature(element: Element): string {
+  return `${element.tagName} ${(element.getAttribute('class') ?? '').split(/\s+/).filter(Boolean).sort().join(' ')}`;
+}
+
+/** An inline style that hides its element. */
+export const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;

@@ -4,12 +4,12 @@
  * little. The result always starts with the page title as its h1.
  */
 import { Readability } from '@mozilla/readability';
-import { absoluteHttpUrl, baseUrlOf, parseDocument, textOf } from './dom';
+import { absoluteHttpUrl, baseUrlOf, normalise, parseDocument, textOf } from './dom';
 import { removeChrome } from './clean';
 import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 import { isSiteNameHeading } from './site-name';
 import { removeTitleRepeats } from './title-repeats';
-import { readStructuredData } from './structured-data';
+import { isShopPage, readStructuredData } from './structured-data';
 import { probeOf, quotedBlocks, restoreQuotedBlocks } from './coverage';
 import { missesIngredients } from './recipe-coverage';
 
@@ -66,8 +66,6 @@ function pageHeading(document: Document): string {
   return headings.length === 1 ? headings[0]! : '';
 }
 
-const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
-
 /** Makes the title the content's first heading, reusing a heading that already says it. */
 function ensureTitleHeading(root: Element, title: string): void {
   if (!title) return;
@@ -117,6 +115,7 @@ export function extractMainContent(
   // What the page says its article or product is about, read before removeChrome drops the scripts.
   const data = readStructuredData(document);
   const probes = [data.articleBody, data.description].map(probeOf).filter(Boolean);
+  const shop = isShopPage(document, data);
   absolutize(document, baseUrlOf(document, pageUrl));
   removeChrome(document, data);
   const container = semanticContainer(document);
@@ -141,13 +140,13 @@ export function extractMainContent(
 
   if (article?.content && !tooLittle) {
     restoreQuotedBlocks(article.content, quoted);
-    pruneBoilerplate(article.content);
+    pruneBoilerplate(article.content, shop);
     ensureTitleHeading(article.content, title);
     removeTitleRepeats(article.content, title);
     return { title, root: article.content, source: 'readability' };
   }
   const root = fallbackContent(html, pageUrl, prepare);
-  pruneBoilerplate(root);
+  pruneBoilerplate(root, shop);
   ensureTitleHeading(root, title);
   removeTitleRepeats(root, title);
   return { title, root, source: 'fallback' };

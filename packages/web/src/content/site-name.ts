@@ -4,9 +4,8 @@
  * reads "<topic> - <site name>", the h1 is one part of it and a heading on the page the other,
  * or the h1 is the page's declared og:site_name.
  */
-import { textOf } from './dom';
+import { normalise, textOf } from './dom';
 
-const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 /** The separators titles join a page's name and the site's with. */
 const SEPARATOR = /\s+[-|–—·»:]\s+/u;
 

@@ -89,6 +89,31 @@ export function readStructuredData(document: Document): StructuredData {
   return { types, articleBody, description, ingredients };
 }
 
+/** Types that make the page a product's. */
+const PRODUCT_TYPES = ['Product', 'ProductGroup', 'IndividualProduct', 'ProductModel', 'Offer', 'AggregateOffer'];
+/** A shop's buying control, by its label. */
+const BUY_CONTROL =
+  /^\s*(add to (cart|basket|bag|trolley)|buy (it )?now|in den warenkorb|jetzt kaufen|ajouter au panier|acheter|añadir al carrito|comprar|aggiungi al carrello|acquista)\b/iu;
+
+/**
+ * Whether the page sells something: it declares a product (JSON-LD or microdata), marks a price
+ * for search engines, or has a buying control. Read before the controls go (removeChrome).
+ */
+export function isShopPage(document: Document, data: StructuredData): boolean {
+  if (PRODUCT_TYPES.some((type) => data.types.has(type))) return true;
+  if (
+    document.querySelector('[itemprop~="price" i], meta[property="product:price:amount" i], meta[property="og:type"][content="product" i]')
+  )
+    return true;
+  if (document.querySelector('form[action*="cart" i], form[action*="basket" i]')) return true;
+  const controls = document.querySelectorAll('button, input[type="submit"], a[role="button"], [name="add-to-cart"]');
+  for (const control of Array.from(controls)) {
+    const label = control.tagName === 'INPUT' ? (control.getAttribute('value') ?? '') : (control.textContent ?? '');
+    if (control.getAttribute('name') === 'add-to-cart' || (label.length < 40 && BUY_CONTROL.test(label))) return true;
+  }
+  return false;
+}
+
 /** Types that make the page a thread: its replies are the content, not a comment section. */
 const DISCUSSION_TYPES = ['QAPage', 'DiscussionForumPosting'];
 

@@ -3,14 +3,15 @@
  * replies is the topic's title after "Re:", and for the opening post the title itself. The title
  * is already the content's h1; its repeats are the thread's chrome, not what anyone wrote.
  */
-import { textOf } from './dom';
+import { normalise, textOf } from './dom';
 
 /** A reply's subject prefix, in the languages mail and forum software write it ("Re:", "AW:", "SV:"). */
 const REPLY_PREFIX = /^((re|aw|antw|sv|vs|rif|r)(\[\d+\])?\s*:\s*)+/iu;
-/** A label before the title in a forum's own heading ("Thread: ", "Topic: "). */
-const TITLE_LABEL = /^[^:]{1,20}:\s+/u;
-
-const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+/**
+ * A forum's label or reply prefix before the title in its own title ("Thread: ", "Topic: ",
+ * "Re: "). Only these: "Lesson 3: Loops" is a title whose "Loops" heading is the lesson's.
+ */
+const TITLE_LABEL = /^((re|aw|sv|fwd?|thread|topic|thema|sujet|tema|discussione)\s*:\s*)+/iu;
 
 /** Removes from `root` the h2-h6 headings that say `title` again (after a reply prefix), not its h1. */
 export function removeTitleRepeats(root: Element, title: string): void {
