@@ -70,19 +70,24 @@ function isCaptionNumber(span: Element, text: string): boolean {
   return first === span && textOf(caption).length > text.length + 20;
 }
 
+/** A recipe's servings and yield: its card's meta line, not a spec (times have words: "10 mins"). */
+const RECIPE_META = /^(servings|serves|yield|makes|portions?|portionen|personnes|porciones|porzioni)\b/iu;
+
 /**
  * The value of a label/value row laid out in blocks, as spec sheets are
  * (`<div><div>Aspect Ratio</div><div>16:9</div></div>`): a number that has its label beside it.
  */
-/** A recipe's servings and yield: its card's meta line, not a spec (times have words: "10 mins"). */
-const RECIPE_META = /^(servings|serves|yield|makes|portions?|portionen|personnes|porciones|porzioni)\b/iu;
-
 function isLabelledValue(element: Element): boolean {
   const row = element.parentElement;
   const label = element.previousElementSibling;
   if (!row || !label || row.children.length !== 2 || label.tagName === 'A') return false;
   const name = textOf(label);
   return name.length > 0 && name.length <= 40 && /\p{L}/u.test(name) && linkTextLength(label) === 0 && !RECIPE_META.test(name);
+}
+
+/** A slide's place in a carousel ("1 of 10", "3/12"), outside code. */
+function isSlideCounter(element: Element, text: string): boolean {
+  return SLIDE_COUNTER.test(text) && !element.closest('pre, code');
 }
 
 /** A list whose items are (almost) all links: related stories, "more from", tag and topic lists. */
@@ -119,8 +124,7 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (tag === 'CITE') return attribution ? 'quote attribution' : null;
   if (attribution && tag !== 'BLOCKQUOTE') return 'quote attribution';
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5") goes.
-  if (tag === 'SPAN')
-    return (SLIDE_COUNTER.test(text) && !element.closest('pre, code')) || isCaptionNumber(element, text) ? 'counter' : null;
+  if (tag === 'SPAN') return isSlideCounter(element, text) || isCaptionNumber(element, text) ? 'counter' : null;
   if (HEADING.test(tag)) {
     // "3 comments", "Leave a reply", "Customer reviews (2)"; a bare "Reviews" may be a section of the article.
     if (length < 60 && THREAD_HEADING.test(text) && /\d|\s/.test(text)) return 'thread heading';
@@ -132,7 +136,7 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   // ("£12.00") is no counter: it is what a watch on a product page is for.
   if (length < 20 && !/\p{L}/u.test(text) && !PRICE.test(text) && !isLabelledValue(element)) return 'no words';
   // A slide's place in a carousel ("1 of 10"), however it is wrapped.
-  if (SLIDE_COUNTER.test(text) && !element.closest('pre, code')) return 'counter';
+  if (isSlideCounter(element, text)) return 'counter';
   // Only tallies ("[–] 288 points (2 children)", "12 replies · 3 views"): a line of the thread's chrome.
   if (length < 80 && /\d/.test(text) && !/\p{L}/u.test(text.replace(COUNTED, '')) && !isLabelledValue(element)) return 'counter';
   // A list is judged as a list: an item may quote a copyright line, the list is no footer for it.
@@ -241,7 +245,7 @@ function holdsMoreText(box: Element, limit: number): boolean {
     const node = stack.pop()!;
     if (++nodes > PICTURE_BOX_NODES) return true;
     if (node.nodeType === 3) {
-      length += (node.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+      length += textOf(node).length;
       if (length > limit) return true;
       continue;
     }

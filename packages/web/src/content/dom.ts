@@ -82,7 +82,12 @@ export function absoluteHttpUrl(value: string | null | undefined, base: string):
 
 /** Collapsed visible text of a node. */
 export function textOf(node: Node | null | undefined): string {
-  return (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return collapseSpace(node?.textContent ?? '');
+}
+
+/** Text with its whitespace runs made single spaces, trimmed. */
+export function collapseSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** Length of the collapsed text inside an element's links. */
@@ -94,7 +99,7 @@ export function linkTextLength(element: Element): number {
 
 /** Text compared loosely: lower case, whitespace collapsed. */
 export function normalise(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+  return collapseSpace(text.toLowerCase());
 }
 
 /** The classes of an element, sorted: blocks made by one template share them. */

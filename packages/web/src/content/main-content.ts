@@ -4,7 +4,7 @@
  * little. The result always starts with the page title as its h1.
  */
 import { Readability } from '@mozilla/readability';
-import { absoluteHttpUrl, baseUrlOf, normalise, parseDocument, textOf } from './dom';
+import { absoluteHttpUrl, baseUrlOf, collapseSpace, normalise, parseDocument, textOf } from './dom';
 import { removeChrome } from './clean';
 import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 import { isSiteNameHeading } from './site-name';
@@ -128,7 +128,7 @@ export function extractMainContent(
     keepClasses: false,
     serializer: (node) => node as Element,
   }).parse();
-  const articleText = article?.textContent ? article.textContent.replace(/\s+/g, ' ').trim().length : 0;
+  const articleText = article?.textContent ? collapseSpace(article.textContent).length : 0;
   const title = heading || article?.title?.trim() || fallbackTitle;
 
   // Readability picked a fragment of a page that marks its main content clearly: trust the page.

@@ -5,6 +5,8 @@
  * read here (main-content.ts puts back the page's own paragraph that quotes them, not their text).
  */
 
+import { collapseSpace } from './dom';
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Every JSON object in the page's JSON-LD blocks, @graph members included. */
@@ -53,8 +55,6 @@ export interface StructuredData {
 const ARTICLE_TYPES = /Article$|^BlogPosting$|^Report$|^Recipe$|^HowTo$|^DiscussionForumPosting$/;
 const DESCRIBED_TYPES = /Article$|^BlogPosting$|^Report$|^Recipe$|^HowTo$|^Product$/;
 
-const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
-
 export function readStructuredData(document: Document): StructuredData {
   const types = new Set<string>();
   let articleBody = '';
@@ -65,16 +65,16 @@ export function readStructuredData(document: Document): StructuredData {
     for (const type of objectTypes) types.add(type);
     const body = object['articleBody'] ?? object['text'];
     if (typeof body === 'string' && objectTypes.some((t) => ARTICLE_TYPES.test(t))) {
-      const collapsed = collapse(body);
+      const collapsed = collapseSpace(body);
       if (collapsed.length > articleBody.length) articleBody = collapsed;
     }
     const listed = object['recipeIngredient'] ?? object['ingredients'];
     if (Array.isArray(listed) && listed.length > ingredients.length) {
-      ingredients = listed.filter((line): line is string => typeof line === 'string').map(collapse);
+      ingredients = listed.filter((line): line is string => typeof line === 'string').map(collapseSpace);
     }
     const about = object['description'];
     if (typeof about === 'string' && objectTypes.some((t) => DESCRIBED_TYPES.test(t))) {
-      const collapsed = collapse(about);
+      const collapsed = collapseSpace(about);
       if (collapsed.length > description.length) description = collapsed;
     }
   }
@@ -83,7 +83,7 @@ export function readStructuredData(document: Document): StructuredData {
   }
   if (ingredients.length === 0) {
     ingredients = Array.from(document.querySelectorAll('[itemprop~="recipeIngredient" i], [itemprop~="ingredients" i]'))
-      .map((element) => collapse(element.textContent ?? ''))
+      .map((element) => collapseSpace(element.textContent ?? ''))
       .filter(Boolean);
   }
   return { types, articleBody, description, ingredients };
