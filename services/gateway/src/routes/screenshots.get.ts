@@ -31,8 +31,10 @@ export const screenshotsGet = defineRoute<undefined, ScreenshotGetQuery>({
         read: (work) => withRedis(deps.redis, work),
       }).done;
       // The follower's last read is the job as it ended: reading it once more would only repeat it.
-      if (end.state === 'completed' || end.state === 'failed') ({ job, state } = { job: end.job as ScreenshotJob, state: end.state });
-      else ({ job, state } = await load());
+      if (end.state === 'completed' || end.state === 'failed') {
+        job = end.job as ScreenshotJob;
+        state = end.state;
+      } else ({ job, state } = await load());
     }
     const view = await viewScreenshotJob(job, state, deps, origin);
     if (view.status === 'processing') {
