@@ -42,6 +42,7 @@ const UNIT = [
   'packages/web/test/robots-rules.test.ts',
   'packages/web/test/selected-content.test.ts',
   'packages/web/test/thread-and-shop-rules.test.ts',
+  'packages/web/test/thread-shape-and-fields.test.ts',
   'packages/web/test/url-normalize.test.ts',
   'services/gateway/test/auth-units.test.ts',
   'services/gateway/test/parse-units.test.ts',

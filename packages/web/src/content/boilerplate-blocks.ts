@@ -15,6 +15,7 @@ import {
   BYLINE_NAME,
   CALL_TO_ACTION,
   THREAD_INVITATION,
+  THREAD_STATUS,
   COPYRIGHT,
   COUNTED,
   COUNTER,
@@ -90,6 +91,20 @@ function isSlideCounter(element: Element, text: string): boolean {
   return SLIDE_COUNTER.test(text) && !element.closest('pre, code');
 }
 
+/** A step's number as a list marker ("1.", "2)"); a bare "3" may be an ingredient's amount. */
+const STEP_NUMBER = /^\d{1,3}[.)]$/;
+
+/**
+ * A numbered list item's number written into the item ("<li><span>1.</span><span>Chop the
+ * onions</span></li>"): the ordered list numbers its items itself, and the text reads "1.Chop".
+ * A label in words ("Step 1") stays: plain text has no list numbers of its own.
+ */
+function isStepNumber(element: Element, text: string): boolean {
+  const item = element.parentElement;
+  if (item?.tagName !== 'LI' || item.parentElement?.tagName !== 'OL' || item.firstElementChild !== element) return false;
+  return STEP_NUMBER.test(text) && textOf(item).length > text.length + 1;
+}
+
 /** A list whose items are (almost) all links: related stories, "more from", tag and topic lists. */
 function isLinkList(element: Element): boolean {
   if (element.tagName !== 'UL' && element.tagName !== 'OL') return false;
@@ -124,6 +139,7 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (tag === 'CITE') return attribution ? 'quote attribution' : null;
   if (attribution && tag !== 'BLOCKQUOTE') return 'quote attribution';
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5") goes.
+  if (isStepNumber(element, text)) return 'step number';
   if (tag === 'SPAN') return isSlideCounter(element, text) || isCaptionNumber(element, text) ? 'counter' : null;
   if (HEADING.test(tag)) {
     // "3 comments", "Leave a reply", "Customer reviews (2)"; a bare "Reviews" may be a section of the article.
@@ -154,6 +170,7 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
   if (length < 60 && THREAD_INVITATION.test(text)) return 'call to action';
+  if ((length < 40 || (length < 200 && /^this /i.test(text))) && THREAD_STATUS.test(text)) return 'thread status';
   if (length < 60 && COUNTER.test(text)) return 'counter';
   if (length < 120 && RATING.test(text)) return 'rating';
   if (length < 120 && CREDIT.test(text)) return 'credit';
@@ -282,9 +299,10 @@ function lastLeaf(root: Element): Element | null {
  * nothing, or only the heading of what was removed, goes too, and so do headings the content
  * ends with ("Your answer" over a removed form, "More from us" over a removed list). A shop's
  * sections ("Shipping and returns", "You may also like") only go on a `shop` page: a guide's
- * "Shipping and returns" section is the guide's.
+ * "Shipping and returns" section is the guide's. On a `thread` page (a Q&A page whose answers
+ * are its content) a "4 replies" heading goes, but not the replies after it.
  */
-export function pruneBoilerplate(root: Element, shop = false): void {
+export function pruneBoilerplate(root: Element, { shop = false, thread = false }: { shop?: boolean; thread?: boolean } = {}): void {
   const touched = new Set<Element>();
   removeCodeGutters(root);
   // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
@@ -302,7 +320,7 @@ export function pruneBoilerplate(root: Element, shop = false): void {
     // A place and date under a photo in a gallery's tile ("Dunkeld, November 2023") says when
     // and where the picture was taken: the caption's, not the article's dateline.
     if (reason === 'dateline' && besidePicture(element)) continue;
-    if (reason === 'thread heading') {
+    if (reason === 'thread heading' && !thread) {
       // The thread is the heading and what follows it in its section.
       while (element.nextSibling) element.nextSibling.remove();
     }

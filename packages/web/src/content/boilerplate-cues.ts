@@ -107,6 +107,13 @@ export const CALL_TO_ACTION =
 export const THREAD_INVITATION =
   /^((join|add to) the (discussion|conversation)|post a (comment|reply)|(log|sign) in to (reply|comment|post|vote))(?![\p{L}\p{N}])/iu;
 
+/**
+ * A thread's status: an answer's badge ("Best reply", "Accepted answer", "Solved") or a notice
+ * that the thread is closed ("This thread has been locked"), judged on a short block only.
+ */
+export const THREAD_STATUS =
+  /^(solved|resolved|answered|best (reply|answer)|accepted( answer| solution)?|top answer|(recommended|verified|chosen) (answer|reply|solution)|this (thread|topic|question) (has been|was|is) (closed|locked|archived)\b.*)$/iu;
+
 /** Counts with what they count ("288 points", "(2 children)", "12 replies"): what is left without them says whether a line is only counters. */
 export const COUNTED =
   /\d[\d,.]*\s?[kKm]?\s?(points?|votes?|upvotes?|likes?|children|child|replies|reply|comments?|answers?|views?|reactions?|shares?|stars?)\b/giu;

@@ -57,3 +57,22 @@ export function restoreQuotedBlocks(root: Element, blocks: readonly Element[]): 
     if (!have.includes(comparable(block.textContent ?? '').slice(0, PROBE))) root.insertBefore(block, root.firstChild);
   }
 }
+
+/**
+ * Appends to `root` each of a thread's posts (copies taken before Readability, in page order)
+ * the content lacks after the first one it holds: Readability chose one answer's box, and the
+ * answers after it are the thread too. What comes before it (a sidebar's blurb made by the same
+ * template) is not brought back.
+ */
+export function restoreMissingPosts(root: Element, posts: readonly Element[]): void {
+  if (posts.length === 0) return;
+  const have = comparable(root.textContent ?? '');
+  let inThread = false;
+  for (const post of posts) {
+    // Its start or its end: a quoted post's attribution or a signature may have been cut.
+    const text = comparable(post.textContent ?? '');
+    if (!text) continue;
+    if (have.includes(text.slice(0, PROBE)) || have.includes(text.slice(-PROBE))) inThread = true;
+    else if (inThread) root.appendChild(post);
+  }
+}

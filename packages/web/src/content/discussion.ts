@@ -36,8 +36,16 @@ const UTILITY_CLASS =
  * has no other (two blocks styled alike by utility classes may come from any two templates).
  */
 function signature(element: Element): string | null {
-  const classes = (element.getAttribute('class') ?? '').split(/\s+/).filter((name) => name && !UTILITY_CLASS.test(name.toLowerCase()));
+  const classes = templateClasses(element);
   return classes.length > 0 ? `${element.tagName}.${classes.sort().join('.')}` : null;
+}
+
+/** A block's class names but the utility ones, lower-cased. */
+function templateClasses(element: Element): string[] {
+  return (element.getAttribute('class') ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((name) => name && !UTILITY_CLASS.test(name));
 }
 
 /**
@@ -77,4 +85,53 @@ export function repliesShareThePostTemplate(body: Element, isCommentBox: (elemen
   // the boxes is longer (an article's body is, beside its comments).
   const opening = boxed.find((block) => count(block.element) > MIN_REPLIES);
   return opening !== undefined && opening.length > (post?.length ?? 0);
+}
+
+/** Share of class names two blocks must have in common to be one template's ("question__body post-body", "answer__body post-body"). */
+const ALIKE = 0.5;
+/** Tags a post's body is written in (a label's span or a list's item is no post). */
+const POST_TAGS = new Set(['DIV', 'SECTION', 'ARTICLE', 'TD', 'BLOCKQUOTE']);
+/** Own text of a post body short enough to be a label, not a reply ("· Pastry chef"). */
+const MIN_POST = 20;
+
+function alike(a: Element, aClasses: readonly string[], b: Element): boolean {
+  if (a.tagName !== b.tagName) return false;
+  const bClasses = templateClasses(b);
+  const shared = bClasses.filter((name) => aClasses.includes(name)).length;
+  return shared > 0 && shared / new Set([...aClasses, ...bClasses]).size >= ALIKE;
+}
+
+/**
+ * The posts of a thread told by its shape alone, when nothing names its replies as comments: the
+ * block holding the page's longest post and at least {@link MIN_REPLIES} others are made by one
+ * template (most class names in common: Apple's "question__body post-body" and "answer__body
+ * post-body", Quora's answers), each in a post box of its own (no two share a parent: an
+ * article's body cut into sibling blocks is one post). Returns the post bodies in page order,
+ * or none when the page is no such thread (an article's body and its comments are made by
+ * different templates).
+ */
+export function threadPosts(body: Element): Element[] {
+  let longest: { element: Element; length: number } | undefined;
+  const blocks: Array<{ element: Element; length: number }> = [];
+  for (const element of Array.from(body.querySelectorAll('*'))) {
+    const length = ownTextLength(element);
+    if (length < MIN_POST) continue;
+    // The longest block may have no class (an article's body): then it is no thread's post.
+    if (length >= MIN_BODY && (!longest || length > longest.length)) longest = { element, length };
+    if (element.hasAttribute('class') && POST_TAGS.has(element.tagName)) blocks.push({ element, length });
+  }
+  if (!longest) return [];
+  const classes = templateClasses(longest.element);
+  if (classes.length === 0) return [];
+  const posts: Element[] = [];
+  const parents = new Set<Element | null>();
+  for (const { element } of blocks) {
+    if (element !== longest.element && !alike(longest.element, classes, element)) continue;
+    // A post's body inside another's (a quoted post) is part of that post.
+    if (posts.some((post) => post.contains(element))) continue;
+    if (parents.has(element.parentElement)) return [];
+    parents.add(element.parentElement);
+    posts.push(element);
+  }
+  return posts.length > MIN_REPLIES ? posts : [];
 }

@@ -10,7 +10,9 @@ import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 import { isSiteNameHeading } from './site-name';
 import { removeTitleRepeats } from './title-repeats';
 import { isShopPage, readStructuredData } from './structured-data';
-import { probeOf, quotedBlocks, restoreQuotedBlocks } from './coverage';
+import { probeOf, quotedBlocks, restoreMissingPosts, restoreQuotedBlocks } from './coverage';
+import { threadPosts } from './discussion';
+import { separateFields } from './fields';
 import { missesIngredients } from './recipe-coverage';
 
 export interface MainContent {
@@ -93,6 +95,7 @@ function fallbackContent(html: string, pageUrl: string, prepare: ((document: Doc
   prepare?.(document);
   absolutize(document, baseUrlOf(document, pageUrl));
   removeChrome(document);
+  if (document.body) separateFields(document.body);
   const container = semanticContainer(document) ?? document.body;
   const root = document.createElement('div');
   for (const child of Array.from(container?.childNodes ?? [])) root.appendChild(child);
@@ -118,10 +121,14 @@ export function extractMainContent(
   const shop = isShopPage(document, data);
   absolutize(document, baseUrlOf(document, pageUrl));
   removeChrome(document, data);
+  if (document.body) separateFields(document.body);
   const container = semanticContainer(document);
   const containerContent = container ? textOf(container) : '';
   const containerText = containerContent.length;
   const quoted = quotedBlocks(document, probes);
+  // Copies, as Readability moves and changes the page's own nodes.
+  const posts = document.body ? threadPosts(document.body).map((post) => post.cloneNode(true) as Element) : [];
+  const thread = posts.length > 0;
 
   const article = new Readability<Element>(document, {
     charThreshold: 300,
@@ -140,13 +147,15 @@ export function extractMainContent(
 
   if (article?.content && !tooLittle) {
     restoreQuotedBlocks(article.content, quoted);
-    pruneBoilerplate(article.content, shop);
+    restoreMissingPosts(article.content, posts);
+    pruneBoilerplate(article.content, { shop, thread });
     ensureTitleHeading(article.content, title);
     removeTitleRepeats(article.content, title);
     return { title, root: article.content, source: 'readability' };
   }
   const root = fallbackContent(html, pageUrl, prepare);
-  pruneBoilerplate(root, shop);
+  restoreMissingPosts(root, posts);
+  pruneBoilerplate(root, { shop, thread });
   ensureTitleHeading(root, title);
   removeTitleRepeats(root, title);
   return { title, root, source: 'fallback' };

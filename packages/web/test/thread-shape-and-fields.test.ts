@@ -1,0 +1,155 @@
+import { parseDocument, textOf } from '../src/content/dom';
+import { threadPosts } from '../src/content/discussion';
+import { restoreMissingPosts } from '../src/content/coverage';
+import { boilerplateReason, pruneBoilerplate } from '../src/content/boilerplate-blocks';
+import { separateFields } from '../src/content/fields';
+import { createContentExtractor } from '../src/content/page-content';
+
+const text = (html: string) => createContentExtractor().extract(html, 'https://example.com/t', { text: true }).text ?? '';
+const body = (html: string) => parseDocument(`<body>${html}</body>`).body;
+
+const QUESTION =
+  'Since the last system update my laptop loses its wireless mouse every time it wakes from sleep, and only a restart brings it back.';
+const ANSWERS = [
+  'Wireless mice often pair with several devices; if another channel is paired to a phone nearby it may grab the connection on wake.',
+  'Only one channel is in use here, and the reset option I used to have in the menu is gone since the update. Thanks though.',
+  'Remove the mouse from the list of devices, restart, and pair it again: pairings carried over from older versions cause exactly this.',
+  'That did it. Removed, restarted, re-paired, and it has survived five sleeps today. Marking this as solved for the next person.',
+];
+
+/** A support community's thread: the question's body and the answers' share most class names, each in a box of its own. */
+const SUPPORT_THREAD =
+  `<main><section class="question"><h1>Mouse lost after sleep</h1><div class="question__body post-body"><p>${QUESTION}</p></div></section>` +
+  `<section class="answers"><h2>4 replies</h2>` +
+  ANSWERS.map(
+    (answer, i) =>
+      `<article class="answer"><div class="author-card"><a href="/u/${i}">user${i}</a></div>` +
+      `<div class="answer__body post-body"><p>${answer}</p></div><div class="answer__actions"><button>Helpful (3)</button></div></article>`,
+  ).join('') +
+  `</section></main>`;
+
+/**
+ * A Q&A site whose answers sit beside each other, the first (long) one in the question's box, each
+ * answer's text deep in wrappers: Readability takes the question's box alone.
+ */
+const answer = (paragraphs: readonly string[]) =>
+  `<div class="q-box answer-item"><div class="q-box author"><a href="/u">Someone</a> · <span>Baker</span></div>` +
+  `<div class="q-box answer_content"><div class="q-box"><div class="q-box"><div class="q-box"><div class="q-text">` +
+  paragraphs.map((p) => `<p class="q-text"><span>${p}</span></p>`).join('') +
+  `</div></div></div></div></div><div class="q-box"><span>48K views</span></div></div>`;
+const SIDE_BY_SIDE_ANSWERS =
+  `<div id="root"><div class="q-box"><div class="q-flex"><div class="q-box"><div class="q-box"><h1>Why do bakers weigh flour?</h1></div>` +
+  `<div class="q-box"><button>Answer</button></div>${answer([ANSWERS[0]!, ANSWERS[1]!, ANSWERS[0]!, ANSWERS[1]!, ANSWERS[0]!])}</div>` +
+  `${answer([ANSWERS[2]!])}${answer([ANSWERS[3]!])}</div></div></div>`;
+
+const ARTICLE_PROSE =
+  'The council voted on Wednesday evening to approve a budget that closes two branch libraries and raises the cost of parking in the town centre. ' +
+  'Councillors said the authority had no choice after a fall in government funding and a sharp rise in the cost of adult social care this year. ';
+
+describe('a thread told by the shape of its posts', () => {
+  it('finds every answer of a support thread, by the class names they share', () => {
+    // The question's body shares one class name of three with them: it is the page's article anyway.
+    const posts = threadPosts(body(SUPPORT_THREAD));
+    expect(posts.map((post) => textOf(post))).toEqual(ANSWERS);
+  });
+
+  it('keeps every answer after a "4 replies" heading, and drops the heading', () => {
+    const out = text(SUPPORT_THREAD);
+    for (const answer of ANSWERS) expect(out).toContain(answer);
+    expect(out).not.toContain('4 replies');
+  });
+
+  it('brings back the answers Readability left beside the one it chose', () => {
+    const out = text(SIDE_BY_SIDE_ANSWERS);
+    for (const answer of ANSWERS) expect(out).toContain(answer);
+  });
+
+  it('is no thread: an article whose body has no class name, beside comments alike', () => {
+    const page = body(
+      `<article><h1>Budget approved</h1><div><p>${ARTICLE_PROSE}</p><p>${ARTICLE_PROSE}</p></div></article>` +
+        ANSWERS.slice(0, 3)
+          .map((answer) => `<div class="comment"><div class="comment-body"><p>${answer}</p></div></div>`)
+          .join(''),
+    );
+    expect(threadPosts(page)).toEqual([]);
+  });
+
+  it('is no thread: an article cut into sibling blocks of one template is one post', () => {
+    const page = body(
+      `<article><h1>Budget</h1><div class="story">${[1, 2, 3, 4].map(() => `<div class="story-text"><p>${ARTICLE_PROSE}</p></div>`).join('')}</div></article>`,
+    );
+    expect(threadPosts(page)).toEqual([]);
+  });
+
+  it('brings back only posts after the first one the content holds, each once', () => {
+    const posts = [
+      'A sidebar blurb made by the posts template, about the community and its rules for everyone.',
+      QUESTION,
+      ANSWERS[0]!,
+      ANSWERS[1]!,
+    ].map((words) => body(`<div class="post-body"><p>${words}</p></div>`).firstElementChild!);
+    // The question's start was cut (a quote's attribution); its end says it is there.
+    const root = body(`<div><p>${QUESTION.slice(20)}</p><p>${ANSWERS[0]}</p></div>`).firstElementChild!;
+    restoreMissingPosts(root, posts);
+    const out = textOf(root);
+    expect(out).not.toContain('sidebar blurb');
+    expect(out.split(ANSWERS[0]!).length).toBe(2);
+    expect(out).toContain(ANSWERS[1]);
+  });
+});
+
+describe('a thread’s status labels', () => {
+  it('drops an answer’s badge and a closed-thread notice', () => {
+    expect(boilerplateReason(body('<div>Best reply</div>').firstElementChild!)).toBe('thread status');
+    expect(boilerplateReason(body('<div>Accepted answer</div>').firstElementChild!)).toBe('thread status');
+    expect(
+      boilerplateReason(
+        body('<p>This thread has been closed by the system or the community team. You may vote for helpful posts.</p>').firstElementChild!,
+      ),
+    ).toBe('thread status');
+  });
+
+  it('keeps a sentence that says a problem was solved', () => {
+    expect(boilerplateReason(body('<p>Solved it by replacing the capacitor on the main board.</p>').firstElementChild!)).toBeNull();
+    expect(boilerplateReason(body('<p>This thread was closed for years before anyone found the fix.</p>').firstElementChild!)).toBe(
+      'thread status',
+    );
+  });
+});
+
+describe('a numbered step’s number written into its item', () => {
+  it('goes from an ordered list’s item; an ingredient’s amount and a “Step 1” label stay', () => {
+    const root = body(
+      '<div><ol><li><span class="n">1.</span><span class="t">Chop the onions finely.</span></li></ol>' +
+        '<ul><li><span class="amount">3</span> eggs</li></ul>' +
+        '<ol><li><span class="label">Step 2</span><p>Fry them gently.</p></li></ol></div>',
+    ).firstElementChild!;
+    pruneBoilerplate(root);
+    expect(Array.from(root.querySelectorAll('li')).map((item) => textOf(item))).toEqual([
+      'Chop the onions finely.',
+      '3 eggs',
+      'Step 2Fry them gently.',
+    ]);
+  });
+});
+
+describe('fields a stylesheet sets apart', () => {
+  const separated = (html: string) => {
+    const root = body(html);
+    separateFields(root);
+    return root.textContent;
+  };
+
+  it('puts a space between side-by-side fields with class names of their own', () => {
+    expect(separated('<li><span class="name">小松菜</span><span class="amount">1株</span></li>')).toBe('小松菜 1株');
+    expect(separated('<li><span class="name">卵</span><span class="amount">1個</span></li>')).toBe('卵 1個');
+    expect(separated('<div><span class="label">Weight</span><span class="value">2.4 kg</span></div>')).toBe('Weight 2.4 kg');
+  });
+
+  it('leaves a price’s parts, a drop cap, code, and fields already apart as they are', () => {
+    expect(separated('<span class="whole">12.</span><span class="fraction">99</span>')).toBe('12.99');
+    expect(separated('<p><span class="dropcap">T</span><span class="rest">he river rose</span></p>')).toBe('The river rose');
+    expect(separated('<pre><code><span class="kw">const</span><span class="id">xs</span></code></pre>')).toBe('constxs');
+    expect(separated('<span class="a">one</span> <span class="b">two</span>')).toBe('one two');
+  });
+});
