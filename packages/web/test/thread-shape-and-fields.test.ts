@@ -153,3 +153,18 @@ describe('fields a stylesheet sets apart', () => {
     expect(separated('<span class="a">one</span> <span class="b">two</span>')).toBe('one two');
   });
 });
+
+describe('class names that are names of every object’s own properties', () => {
+  it('keeps sections named "constructor", "toString" or "__proto__" (a Javadoc page’s constructor details)', () => {
+    const prose = 'Creates a budget that earns ratio tokens per success and holds at most maxTokens. The budget starts full.';
+    const out = text(
+      `<main><h1>Class RetryBudget</h1><section class="constructor-summary" id="constructor-summary"><h2>Constructor Summary</h2><p>${prose}</p></section>` +
+        `<section class="toString"><p>Returns a string that names the budget and the tokens it holds right now.</p></section>` +
+        `<section class="__proto__"><p>The prototype section of the page, which a reader came here to read.</p></section></main>`,
+    );
+    expect(out).toContain('Constructor Summary');
+    expect(out).toContain('The budget starts full.');
+    expect(out).toContain('Returns a string that names the budget');
+    expect(out).toContain('which a reader came here to read');
+  });
+});

@@ -63,8 +63,9 @@ const CHROME_LANDMARKS = [
 type Kind = 'chrome' | 'layout' | 'comments' | 'byline';
 
 /** Whole words (after splitting class/id on spaces, - and _) that mark chrome. */
-const WORDS: Record<string, Kind> = {};
-const addWords = (kind: Kind, words: string) => words.split(' ').forEach((w) => (WORDS[w] = kind));
+// Maps, not object literals: a page's class name may be "constructor" or "__proto__".
+const WORDS = new Map<string, Kind>();
+const addWords = (kind: Kind, words: string) => words.split(' ').forEach((w) => WORDS.set(w, kind));
 addWords(
   'chrome',
   'cookie cookies consent gdpr ccpa cmp onetrust cookiebot ' +
@@ -84,7 +85,10 @@ addWords('byline', 'usertitle');
  * Words that mark a block only as a whole class or id ("signature", "signature_container"), never
  * as a part of one: the signature under a forum post, not a bar's "signature-cocktails".
  */
-const WHOLE_WORDS: Record<string, Kind> = { signature: 'byline', signaturecontainer: 'byline' };
+const WHOLE_WORDS = new Map<string, Kind>([
+  ['signature', 'byline'],
+  ['signaturecontainer', 'byline'],
+]);
 
 /** Words that mark chrome when a class/id starts with them (e.g. `cookieNotice`, `newsletterSignup`). */
 const PREFIXES = ['cookie', 'consent', 'newsletter', 'subscribe', 'advert', 'sponsor', 'breadcrumb', 'related', 'social', 'sharebutton'];
@@ -106,11 +110,11 @@ function classify(element: Element): Kind | null {
     if (!token) continue;
     const joined = token.replace(/[-_]/g, '');
     const kind =
-      WORDS[joined] ??
-      WHOLE_WORDS[joined] ??
+      WORDS.get(joined) ??
+      WHOLE_WORDS.get(joined) ??
       token
         .split(/[-_]+/)
-        .map((part) => WORDS[part])
+        .map((part) => WORDS.get(part))
         .find(Boolean);
     const prefixed = PREFIXES.some((p) => joined.startsWith(p)) ? 'chrome' : undefined;
     const match = kind ?? prefixed;
