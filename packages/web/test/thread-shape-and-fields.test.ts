@@ -1,6 +1,6 @@
 import { parseDocument, textOf } from '../src/content/dom';
 import { threadPosts } from '../src/content/discussion';
-import { restoreMissingPosts } from '../src/content/coverage';
+import { restoreMissingPosts, restoreQuotedBlocks, standfirstBlock } from '../src/content/coverage';
 import { boilerplateReason, pruneBoilerplate } from '../src/content/boilerplate-blocks';
 import { separateFields } from '../src/content/fields';
 import { createContentExtractor } from '../src/content/page-content';
@@ -166,5 +166,33 @@ describe('class names that are names of every object’s own properties', () => 
     expect(out).toContain('The budget starts full.');
     expect(out).toContain('Returns a string that names the budget');
     expect(out).toContain('which a reader came here to read');
+  });
+});
+
+describe('a standfirst told by the page’s meta description', () => {
+  const DEK = 'Borrowing is up, returns are on time, and the fines turned out to cost more to collect than they brought in.';
+  const page = (beforeTitle: string, afterTitle: string) =>
+    parseDocument(
+      `<html><head><meta name="description" content="${DEK}"></head><body>${beforeTitle}<header><h1>Libraries drop late fees</h1>${afterTitle}</header>` +
+        `<div class="story"><p>${ARTICLE_PROSE}</p><p>${ARTICLE_PROSE}</p></div></body></html>`,
+    );
+
+  it('is the block after the h1 that says the description whole, and the content keeps it once', () => {
+    const document = page('', `<p class="dek">${DEK}</p>`);
+    expect(textOf(standfirstBlock(document, DEK))).toBe(DEK);
+    const out = text(document.documentElement.outerHTML);
+    expect(out.split(DEK).length).toBe(2);
+  });
+
+  it('is no block before the h1, nor one that only begins with the description', () => {
+    expect(standfirstBlock(page(`<div class="promo">${DEK}</div>`, ''), DEK)).toBeNull();
+    expect(standfirstBlock(page('', `<p>${DEK} Staff say they saw former patrons return.</p>`), DEK)).toBeNull();
+  });
+
+  it('goes back once when two hints name one paragraph', () => {
+    const root = body(`<div><p>${ARTICLE_PROSE}</p></div>`).firstElementChild!;
+    const copy = () => body(`<p>${DEK}</p>`).firstElementChild!;
+    restoreQuotedBlocks(root, [copy(), copy()]);
+    expect(textOf(root).split(DEK).length).toBe(2);
   });
 });

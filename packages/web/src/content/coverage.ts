@@ -52,9 +52,13 @@ export function quotedBlocks(document: Document, probes: readonly string[]): Ele
  */
 export function restoreQuotedBlocks(root: Element, blocks: readonly Element[]): void {
   if (blocks.length === 0) return;
-  const have = comparable(root.textContent ?? '');
+  let have = comparable(root.textContent ?? '');
   for (const block of [...blocks].reverse()) {
-    if (!have.includes(comparable(block.textContent ?? '').slice(0, PROBE))) root.insertBefore(block, root.firstChild);
+    const text = comparable(block.textContent ?? '');
+    if (have.includes(text.slice(0, PROBE))) continue;
+    root.insertBefore(block, root.firstChild);
+    // Two hints may name one paragraph (a dek that is the JSON-LD description too): it goes back once.
+    have += text;
   }
 }
 
@@ -75,4 +79,27 @@ export function restoreMissingPosts(root: Element, posts: readonly Element[]): v
     if (have.includes(text.slice(0, PROBE)) || have.includes(text.slice(-PROBE))) inThread = true;
     else if (inThread) root.appendChild(post);
   }
+}
+
+/** A standfirst is a sentence or two: what a page's meta description quotes whole. */
+const MIN_STANDFIRST = 25;
+const MAX_STANDFIRST = 400;
+
+/**
+ * A copy of the page's standfirst (its dek under the headline), told by the page's meta
+ * description: the first block after the h1 whose whole text is the description's. Sites write
+ * the dek once and serve it as both; a block elsewhere that says it (a teaser in the footer) is
+ * not the dek, nor is a description no block says whole. Taken before Readability, which often
+ * leaves the dek out with the header it sits in.
+ */
+export function standfirstBlock(document: Document, description: string): Element | null {
+  const wanted = comparable(description);
+  const heading = document.querySelector('h1');
+  if (!heading || wanted.length < MIN_STANDFIRST || description.length > MAX_STANDFIRST) return null;
+  for (const block of Array.from(document.body?.querySelectorAll('p, div, h2, span') ?? [])) {
+    if (!(heading.compareDocumentPosition(block) & 4 /* FOLLOWING */)) continue;
+    const text = comparable(block.textContent ?? '');
+    if (text === wanted) return block.cloneNode(true) as Element;
+  }
+  return null;
 }

@@ -10,7 +10,7 @@ import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 import { isSiteNameHeading } from './site-name';
 import { removeTitleRepeats } from './title-repeats';
 import { isShopPage, readStructuredData } from './structured-data';
-import { probeOf, quotedBlocks, restoreMissingPosts, restoreQuotedBlocks } from './coverage';
+import { probeOf, quotedBlocks, restoreMissingPosts, restoreQuotedBlocks, standfirstBlock } from './coverage';
 import { threadPosts } from './discussion';
 import { separateFields } from './fields';
 import { missesIngredients } from './recipe-coverage';
@@ -41,6 +41,12 @@ export function absolutize(document: ParentNode, base: string): void {
     if (absolute) image.setAttribute('src', absolute);
     image.removeAttribute('srcset');
   }
+}
+
+/** What the page's meta tags say it is about (its dek, on most article pages). */
+function metaDescription(document: Document): string {
+  const meta = document.querySelector('meta[name="description" i], meta[property="og:description" i], meta[name="twitter:description" i]');
+  return meta?.getAttribute('content')?.trim() ?? '';
 }
 
 /** The page's own idea of its main content, if it marks one. */
@@ -126,6 +132,8 @@ export function extractMainContent(
   const containerContent = container ? textOf(container) : '';
   const containerText = containerContent.length;
   const quoted = quotedBlocks(document, probes);
+  const standfirst = standfirstBlock(document, metaDescription(document));
+  if (standfirst) quoted.unshift(standfirst);
   // Copies, as Readability moves and changes the page's own nodes.
   const posts = document.body ? threadPosts(document.body).map((post) => post.cloneNode(true) as Element) : [];
   const thread = posts.length > 0;
