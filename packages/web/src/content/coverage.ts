@@ -84,6 +84,8 @@ export function restoreMissingPosts(root: Element, posts: readonly Element[]): v
 /** A standfirst is a sentence or two: what a page's meta description quotes whole. */
 const MIN_STANDFIRST = 25;
 const MAX_STANDFIRST = 400;
+/** Blocks after the h1 looked at for the standfirst. */
+const NEAR_TITLE = 40;
 
 /**
  * A copy of the page's standfirst (its dek under the headline), told by the page's meta
@@ -96,10 +98,13 @@ export function standfirstBlock(document: Document, description: string): Elemen
   const wanted = comparable(description);
   const heading = document.querySelector('h1');
   if (!heading || wanted.length < MIN_STANDFIRST || description.length > MAX_STANDFIRST) return null;
-  for (const block of Array.from(document.body?.querySelectorAll('p, div, h2, span') ?? [])) {
-    if (!(heading.compareDocumentPosition(block) & 4 /* FOLLOWING */)) continue;
-    const text = comparable(block.textContent ?? '');
-    if (text === wanted) return block.cloneNode(true) as Element;
+  // In page order, from the h1 on; a dek sits near its title, not a screen of blocks below it.
+  let seen = -1;
+  for (const block of Array.from(document.body?.querySelectorAll('h1, p, div, h2, span') ?? [])) {
+    if (block === heading) seen = 0;
+    if (seen < 0 || block === heading) continue;
+    if (++seen > NEAR_TITLE) break;
+    if (comparable(block.textContent ?? '') === wanted) return block.cloneNode(true) as Element;
   }
   return null;
 }
