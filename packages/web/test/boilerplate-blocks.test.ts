@@ -104,7 +104,7 @@ describe('boilerplate blocks, judged by what they say and how much of them is li
         '<h2>Customers also bought</h2><ul><li><a href="/p/1">Travel mug £12.00</a></li><li><a href="/p/2">Jar £8.00</a></li></ul>' +
         '<h2>Care</h2><p>Hand wash only.</p></div>',
     );
-    pruneBoilerplate(root, true);
+    pruneBoilerplate(root, { shop: true });
     expect(root.innerHTML).toBe(`<h1>Stoneware mug</h1><p>${PROSE}</p><h2>Care</h2><p>Hand wash only.</p>`);
   });
 

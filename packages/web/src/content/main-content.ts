@@ -9,7 +9,7 @@ import { removeChrome } from './clean';
 import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 import { isSiteNameHeading } from './site-name';
 import { removeTitleRepeats } from './title-repeats';
-import { isShopPage, readStructuredData } from './structured-data';
+import { declaresRecipe, isShopPage, readStructuredData } from './structured-data';
 import { probeOf, quotedBlocks, restoreQuotedBlocks } from './coverage';
 import { missesIngredients } from './recipe-coverage';
 
@@ -116,6 +116,7 @@ export function extractMainContent(
   const data = readStructuredData(document);
   const probes = [data.articleBody, data.description].map(probeOf).filter(Boolean);
   const shop = isShopPage(document, data);
+  const page = { shop, reviewed: shop || declaresRecipe(data) };
   absolutize(document, baseUrlOf(document, pageUrl));
   removeChrome(document, data);
   const container = semanticContainer(document);
@@ -140,13 +141,13 @@ export function extractMainContent(
 
   if (article?.content && !tooLittle) {
     restoreQuotedBlocks(article.content, quoted);
-    pruneBoilerplate(article.content, shop);
+    pruneBoilerplate(article.content, page);
     ensureTitleHeading(article.content, title);
     removeTitleRepeats(article.content, title);
     return { title, root: article.content, source: 'readability' };
   }
   const root = fallbackContent(html, pageUrl, prepare);
-  pruneBoilerplate(root, shop);
+  pruneBoilerplate(root, page);
   ensureTitleHeading(root, title);
   removeTitleRepeats(root, title);
   return { title, root, source: 'fallback' };
