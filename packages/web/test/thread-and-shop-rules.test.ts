@@ -393,3 +393,35 @@ describe("a shop's buy box, seller lines and readers' say", () => {
     expect(out).toContain('The critics were kind');
   });
 });
+
+describe("a shop's price labels, badges, item codes and list-headed notices", () => {
+  const SHOP = { shop: true, reviewed: true };
+
+  it('drops them on a shop page, and keeps the price and a sentence about a price', () => {
+    for (const html of [
+      '<span>Regular price</span>',
+      '<span>Sale</span>',
+      '<span>Best seller</span>',
+      '<div>SKU: HH-WRAP-3W</div>',
+      '<div>Item No. <span>FW-RDG28</span></div>',
+      '<div><span>Article number</span><span>205.518.73</span></div>',
+      '<p class="h5">You might also like</p>',
+    ]) {
+      expect([html, boilerplateReason(block(html), Infinity, SHOP)]).toEqual([html, 'shop label']);
+    }
+    expect(boilerplateReason(block('<span>£18.00</span>'), Infinity, SHOP)).toBeNull();
+    expect(boilerplateReason(block('<p>The sale price held for a week.</p>'), Infinity, SHOP)).toBeNull();
+    expect(boilerplateReason(block('<p>Item number two on the list is the lid.</p>'), Infinity, SHOP)).toBeNull();
+    // Stock status stays (a restock watch follows it).
+    expect(boilerplateReason(block('<span>Sold out</span>'), Infinity, SHOP)).toBeNull();
+  });
+
+  it('keeps them off a shop page: a "New" or "Sale" label may be a blog’s own', () => {
+    expect(boilerplateReason(block('<span>Sale</span>'))).toBeNull();
+    expect(boilerplateReason(block('<div>SKU: HH-WRAP-3W</div>'))).toBeNull();
+  });
+
+  it('reads a notice list whose items run together in the text ("30-day returnsSecure checkout")', () => {
+    expect(boilerplateReason(block('<ul><li>30-day returns</li><li>Secure checkout</li></ul>'))).toBe('shop notice');
+  });
+});

@@ -26,6 +26,8 @@ import {
   PAGER,
   PAYWALL_PITCH,
   PRICE,
+  PRICE_LABEL,
+  PRODUCT_CODE,
   isNutritionPanel,
   isQuoteAttribution,
   isRatingTally,
@@ -153,7 +155,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   // is a paywall's pitch ("Subscribe now for unlimited access from £1 a week").
   // A shop's notice may quote a price too ("Free delivery on orders over £50").
   const spaced = length < MAX_JUDGED && /\d|\p{L}\p{Lu}/u.test(text) ? spacedText(element) : text;
-  const shopNotice = length < 60 && (SHOP_NOTICE.test(text) || (page.shop === true && SELLER_NOTICE.test(spaced)));
+  const shopNotice = length < 60 && (SHOP_NOTICE.test(spaced) || (page.shop === true && SELLER_NOTICE.test(spaced)));
   if ((PRICE.test(text) && !PAYWALL_PITCH.test(text) && !shopNotice) || element.querySelector('code, kbd')) return null;
   // A quoted post's attribution line, in the quote's box; elsewhere a <cite> names a work.
   const attribution = length < 150 && isQuoteAttribution(text) && element.closest('blockquote') !== null;
@@ -165,6 +167,8 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 12 && (tag === 'SPAN' || HEADING.test(tag)) && STEP_LABEL.test(text)) return 'step label';
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5")
   // and a rating's line ("A star rating of 4.7 out of 5.") go.
+  // A shop's price labels, badges and item codes, spans or blocks.
+  if (page.shop === true && length < 40 && (PRICE_LABEL.test(text) || PRODUCT_CODE.test(spaced))) return 'shop label';
   if (tag === 'SPAN') {
     if (isSlideCounter(element, text) || isCaptionNumber(element, text)) return 'counter';
     return isRatingTally(text) ? 'rating' : null;
@@ -176,6 +180,8 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
     return length < 60 && SHOP_SECTION_HEADING.test(text) ? 'shop section' : null;
   }
   if (AD_LABEL.test(text)) return 'ad label';
+  // "You might also like" in a paragraph of its own, standing in for a heading over product tiles.
+  if (page.shop === true && length < 60 && SHOP_SECTION_HEADING.test(text)) return 'shop label';
   if (shopNotice) return 'shop notice';
   // Counters and vote tallies alone ("3 / 12", "277"): a block of the article has words. A price
   // ("£12.00") is no counter: it is what a watch on a product page is for.

@@ -221,3 +221,18 @@ export const NUTRITION_NOTE =
 
 /** A step's bare number label over its text ("Step 1", "Étape 2", "Schritt 3"): the list numbers the steps already. */
 export const STEP_LABEL = /^(step|étape|etape|schritt|paso|passo|stap|steg)\s*\d{1,2}\s*[:.]?$/iu;
+
+/**
+ * A price's label without the price, and a product tile's badge ("Regular price", "Sale price",
+ * "Sale", "New", "Best seller"): screen-reader labels and stickers of a shop's price box. Stock
+ * status ("Sold out") is no badge here: a restock watch follows it.
+ */
+export const PRICE_LABEL =
+  /^((regular|sale|unit|current|original|list|old|was|now|our|your) price|price|sale|on sale|new|new in|best ?seller|top seller|online only)\s*:?$/iu;
+
+/**
+ * A shop's item code on a line of its own ("SKU: HH-WRAP-3W", "Item No. FW-RDG28", "Article
+ * number 205.518.73"): the shop's stock-keeping, one code with a digit after the label.
+ */
+export const PRODUCT_CODE =
+  /^(sku|item (no\.?|number|#)|article (no\.?|number)|art\.?[- ]?nr\.?|artikelnummer|product (code|id)|style (no\.?|number|#)|réf(érence)?\.?|ref\.?)\s*[:#]?\s*(?=[\p{L}\d.\-/]*\d)[\p{L}\d][\p{L}\d.\-/]*$/iu;
