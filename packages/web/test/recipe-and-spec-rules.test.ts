@@ -216,3 +216,25 @@ describe("a recipe card's nutrition panel, step labels and credits", () => {
     expect(out).not.toContain('Made it twice');
   });
 });
+
+describe("a recipe card's nutrition table and control labels", () => {
+  const RECIPE = { reviewed: true };
+
+  it('drops a nutrition table on a recipe page, keeps a food product’s as its spec', () => {
+    const panel =
+      '<div><h2>Nutrition Facts</h2><table><tr><td>248</td><td>Calories</td></tr><tr><td>7g</td><td>Fat</td></tr>' +
+      '<tr><td>38g</td><td>Carbs</td></tr><tr><td>8g</td><td>Protein</td></tr></table></div>';
+    expect(boilerplateReason(block(panel), Infinity, RECIPE)).toBe('nutrition');
+    expect(boilerplateReason(block(panel), Infinity, { shop: true, reviewed: true })).toBeNull();
+    // A spec table is still the table's, whatever numbers it holds.
+    expect(boilerplateReason(block('<div><table><tr><td>Width</td><td>63 cm</td></tr><tr><td>Depth</td><td>24 cm</td></tr></table></div>'))).toBeNull();
+  });
+
+  it('drops the labels a recipe card’s controls leave, only on a recipe or product page', () => {
+    for (const line of ['Prevent your screen from going dark', 'Scale', '1x 2x 3x', 'Original recipe (1X) yields 8 servings', 'Jump to Recipe']) {
+      expect([line, boilerplateReason(block(`<div>${line}</div>`), Infinity, RECIPE)]).toEqual([line, 'recipe control']);
+    }
+    expect(boilerplateReason(block('<div>Scale</div>'))).toBeNull();
+    expect(boilerplateReason(block('<p>Scale the recipe up for a crowd: it doubles well.</p>'), Infinity, RECIPE)).toBeNull();
+  });
+});

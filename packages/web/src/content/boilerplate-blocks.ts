@@ -33,6 +33,7 @@ import {
   isRatingTally,
   NUTRITION_NOTE,
   RATING,
+  RECIPE_CONTROL,
   SELLER_NOTICE,
   SENT_FROM,
   SHARE,
@@ -147,7 +148,11 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   const text = textOf(element);
   const length = text.length;
   // Cheap tests first: long blocks (but lists) are never judged, so most of the page costs one read.
-  if (!text || (length >= MAX_JUDGED && !list) || element.querySelector(KEEP_INSIDE)) return null;
+  if (!text || (length >= MAX_JUDGED && !list)) return null;
+  // A recipe's nutrition panel, a table or not (beside a product it is the product's spec: kept).
+  const nutrition = !page.shop && length < MAX_JUDGED && /\d/.test(text) && !element.querySelector('pre, h1') && isNutritionPanel(spacedText(element));
+  if (nutrition) return 'nutrition';
+  if (element.querySelector(KEEP_INSIDE)) return null;
   // A table cell's only block is the cell's value ("17", "<a>240 mm</a>"): the table's, like the cell.
   const parent = element.parentElement;
   if (parent && (parent.tagName === 'TD' || parent.tagName === 'TH') && parent.children.length === 1) return null;
@@ -167,6 +172,8 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 12 && (tag === 'SPAN' || HEADING.test(tag)) && STEP_LABEL.test(text)) return 'step label';
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5")
   // and a rating's line ("A star rating of 4.7 out of 5.") go.
+  // A recipe card's control labels, on a page about something readers cook or buy.
+  if (page.reviewed === true && length < 60 && RECIPE_CONTROL.test(text)) return 'recipe control';
   // A shop's price labels, badges and item codes, spans or blocks.
   if (page.shop === true && length < 40 && (PRICE_LABEL.test(text) || PRODUCT_CODE.test(spaced))) return 'shop label';
   if (tag === 'SPAN') {
@@ -194,8 +201,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (!list && length < 200 && COPYRIGHT.test(text)) return 'copyright';
   // A forum post's member card: "oldgreaser · Senior Member · Posts: 2184 · Joined: Mar 2010".
   if (length < 300 && MEMBER_JOINED.test(text) && MEMBER_POSTS.test(text)) return 'member card';
-  // A recipe's nutrition panel, list or not, and its small print.
-  if (length < MAX_JUDGED && isNutritionPanel(spaced)) return 'nutrition';
+  // The nutrition panel's small print.
   if (length < 300 && NUTRITION_NOTE.test(text)) return 'nutrition';
   if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length ? 'link list' : null;
   if (tag === 'DL') return null;

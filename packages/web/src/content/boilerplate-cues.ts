@@ -236,3 +236,11 @@ export const PRICE_LABEL =
  */
 export const PRODUCT_CODE =
   /^(sku|item (no\.?|number|#)|article (no\.?|number)|art\.?[- ]?nr\.?|artikelnummer|product (code|id)|style (no\.?|number|#)|réf(érence)?\.?|ref\.?)\s*[:#]?\s*(?=[\p{L}\d.\-/]*\d)[\p{L}\d][\p{L}\d.\-/]*$/iu;
+
+/**
+ * A recipe card's controls and their labels, left as text once the buttons go ("Prevent your
+ * screen from going dark", "Scale", "1x 2x 3x", "Original recipe (1X) yields 8 servings", "Jump
+ * to Recipe", "Print", "Pin").
+ */
+export const RECIPE_CONTROL =
+  /^(prevent (your )?screen from (going dark|turning off|sleeping)|cook mode|keep (the )?screen (on|awake)|scale|(\d(\/\d)?x\s*){1,4}|original recipe \(?\d+x\)? yields? \d+ servings?|jump to (the )?(recipe|nutrition( facts)?|video)|print( recipe)?|pin( it| recipe)?|save( recipe)?)$/iu;
