@@ -175,3 +175,77 @@ describe('Korean and Japanese news footers', () => {
     expect(boilerplateReason(block('<p>주민들은 기자에게 전기요금이 크게 줄었다고 말했다.</p>'))).toBeNull();
   });
 });
+
+describe("a recipe card's nutrition panel, step labels and credits", () => {
+  it('drops a nutrition panel however it is laid out, and its small print', () => {
+    const panels = [
+      '<div>Nutrition Facts (per serving) 248 Calories 7g Fat 38g Carbs 8g Protein</div>',
+      '<p>512 calories; 11 grams fat; 2 grams saturated fat; 87 grams carbohydrates; 12 grams protein; 940 milligrams sodium</p>',
+      '<ul><li><span>kcal</span>452</li><li><span>fat</span>20g</li><li><span>carbs</span>48g</li><li><span>protein</span>15g</li></ul>',
+      '<ul><li>Serving Size: 1/4 of recipe</li><li>Calories: 412</li><li>Protein: 13g</li></ul>',
+      '<div>Percent Daily Values are based on a 2,000 calorie diet.</div>',
+    ];
+    for (const html of panels) expect([html, boilerplateReason(block(html))]).toEqual([html, 'nutrition']);
+  });
+
+  it('keeps a sentence that names nutrients with their amounts', () => {
+    const sentence = '<p>Each slice has about 250 calories, 12g fat and 4g protein, so keep it for the weekend.</p>';
+    expect(boilerplateReason(block(sentence))).toBeNull();
+    expect(boilerplateReason(block('<ul><li>2 tbsp olive oil</li><li>1 tsp salt</li><li>200g sugar</li></ul>'))).toBeNull();
+  });
+
+  it('drops a bare "Step 1" heading or label in an ordered list’s item, keeps one the steps have no other number than, a step that says more and a paragraph label', () => {
+    const inItem = (html: string) =>
+      block(`<ol><li>${html}<p>Brown the beef in batches.</p></li></ol>`).querySelector('li')!.firstElementChild!;
+    expect(boilerplateReason(inItem('<h3>Step 1</h3>'))).toBe('step label');
+    expect(boilerplateReason(inItem('<span>Étape 2</span>'))).toBe('step label');
+    expect(boilerplateReason(block('<h3>Step 1</h3>'))).toBeNull();
+    expect(boilerplateReason(inItem('<h3>Step 1: Install the package</h3>'))).toBeNull();
+    expect(boilerplateReason(inItem('<p>Step 1</p>'))).toBeNull();
+  });
+
+  it('reads a photography and styling credit', () => {
+    expect(boilerplateReason(block('<div>Photography by Chris Alder, food styling by Mina Park</div>'))).toBe('credit');
+    expect(boilerplateReason(block('<p>Photography became her living after the paper closed.</p>'))).toBeNull();
+  });
+
+  it("drops a recipe's reviews under a bare heading", () => {
+    const out = text(
+      `<html><head><title>Stew</title><script type="application/ld+json">{"@type":"Recipe","name":"Stew"}</script></head><body><article><h1>Stew</h1>` +
+        `<p>${PROSE}</p><h2>Method</h2><ol><li>Brown the beef in batches.</li><li>Simmer for two hours.</li></ol>` +
+        `<section><h2>Reviews</h2><p>Made it twice, the second time with lamb.</p></section></article></body></html>`,
+    );
+    expect(out).toContain('Simmer for two hours');
+    expect(out).not.toContain('Made it twice');
+  });
+});
+
+describe("a recipe card's nutrition table and control labels", () => {
+  const RECIPE = { reviewed: true };
+
+  it('drops a nutrition table on a recipe page, keeps a food product’s as its spec', () => {
+    const panel =
+      '<div><h2>Nutrition Facts</h2><table><tr><td>248</td><td>Calories</td></tr><tr><td>7g</td><td>Fat</td></tr>' +
+      '<tr><td>38g</td><td>Carbs</td></tr><tr><td>8g</td><td>Protein</td></tr></table></div>';
+    expect(boilerplateReason(block(panel), Infinity, RECIPE)).toBe('nutrition');
+    expect(boilerplateReason(block(panel), Infinity, { shop: true, reviewed: true })).toBeNull();
+    // A spec table is still the table's, whatever numbers it holds.
+    expect(
+      boilerplateReason(block('<div><table><tr><td>Width</td><td>63 cm</td></tr><tr><td>Depth</td><td>24 cm</td></tr></table></div>')),
+    ).toBeNull();
+  });
+
+  it('drops the labels a recipe card’s controls leave, only on a recipe or product page', () => {
+    for (const line of [
+      'Prevent your screen from going dark',
+      'Scale',
+      '1x 2x 3x',
+      'Original recipe (1X) yields 8 servings',
+      'Jump to Recipe',
+    ]) {
+      expect([line, boilerplateReason(block(`<div>${line}</div>`), Infinity, RECIPE)]).toEqual([line, 'recipe control']);
+    }
+    expect(boilerplateReason(block('<div>Scale</div>'))).toBeNull();
+    expect(boilerplateReason(block('<p>Scale the recipe up for a crowd: it doubles well.</p>'), Infinity, RECIPE)).toBeNull();
+  });
+});

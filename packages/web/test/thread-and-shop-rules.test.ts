@@ -326,3 +326,107 @@ describe('review fixes: ordinary prose that looks like chrome stays', () => {
     expect(out).not.toContain('Comment 1:');
   });
 });
+
+describe("a shop's buy box, seller lines and readers' say", () => {
+  const SHOP = { shop: true, reviewed: true };
+  const product = (inner: string) =>
+    `<html><head><title>Kettle</title><script type="application/ld+json">{"@type":"Product","name":"Kettle"}</script></head>` +
+    `<body><main><h1>Kettle</h1><p>${PROSE}</p>${inner}<h2>Specifications</h2><p>${PROSE}</p></main></body></html>`;
+
+  it("drops a seller's and fulfilment lines on a shop page, with or without a price", () => {
+    for (const line of [
+      'Sold and shipped by Walmart.com',
+      'Dispatches from Amazon',
+      'Standard delivery 2-4 working days · Free',
+      'Express delivery 1-2 working days · €5.90',
+      'Delivery available',
+      'Price when purchased online',
+      'Secure payment by card or Bizum',
+      'You save $15.00',
+    ]) {
+      expect([line, boilerplateReason(block(`<div>${line}</div>`), Infinity, SHOP)]).toEqual([line, 'shop notice']);
+    }
+    // Cells run together in the text ("Tax includedShips in 24-48h") are read one by one.
+    expect(boilerplateReason(block('<div><span>Tax included</span><span>Ships in 24-48h</span></div>'), Infinity, SHOP)).toBe(
+      'shop notice',
+    );
+    // The price itself stays.
+    expect(boilerplateReason(block('<div>$44.97</div>'), Infinity, SHOP)).toBeNull();
+  });
+
+  it('keeps such a line anywhere but a shop page', () => {
+    expect(boilerplateReason(block('<p>Ships from Shanghai were held up by the storm.</p>'))).toBeNull();
+    expect(boilerplateReason(block('<p>Sold by the kilo at the Saturday market.</p>'))).toBeNull();
+    expect(
+      text(
+        `<html><head><title>Port</title></head><body><article><h1>Port</h1><p>${PROSE}</p><p>Ships from Shanghai were held up by the storm.</p><p>${PROSE}</p></article></body></html>`,
+      ),
+    ).toContain('Ships from Shanghai were held up');
+  });
+
+  it('reads a rating widget by its words and numbers alone, and keeps a sentence that counts out of five', () => {
+    for (const line of ['4.3 out of 5 Stars. 1287 reviews(1,287)', '4.7 out of 5 (58) Read reviews', '(2811) 99.8% positive']) {
+      expect([line, boilerplateReason(block(`<div>${line}</div>`))]).toEqual([line, 'rating']);
+    }
+    // A rating number and its linked count run together ("4.7" + "86 Reviews").
+    expect(boilerplateReason(block('<div><span>4.7</span><a href="#r">86 Reviews</a></div>'))).toBe('rating');
+    expect(boilerplateReason(block('<span>A star rating of 4.7 out of 5.</span>'))).toBe('rating');
+    expect(boilerplateReason(block('<p>4 out of 5 dentists recommend it.</p>'))).toBeNull();
+    expect(boilerplateReason(block('<span>4 out of 5 dentists</span>'))).toBeNull();
+  });
+
+  it('drops the reviews, Q&A, similar items and seller sections of a product page', () => {
+    const out = text(
+      product(
+        '<section><h2>Customer ratings &amp; reviews</h2><p>Hot for hours, keeps it warm until lunch.</p></section>' +
+          '<section><h2>Questions &amp; Answers</h2><p>Does it come with a filter? Yes.</p></section>' +
+          '<section><h2>Similar items you might like</h2><p>Another kettle</p></section>' +
+          '<section><h2>About this seller</h2><p>A two-person workshop in Sheffield.</p></section>' +
+          '<section><h2>Reviews</h2><p>Boils fast and quietly.</p></section>',
+      ),
+    );
+    for (const gone of ['Hot for hours', 'come with a filter', 'Another kettle', 'two-person workshop', 'Boils fast'])
+      expect(out).not.toContain(gone);
+    expect(out).toContain('Specifications');
+  });
+
+  it('keeps a bare "Reviews" section of an article that is no product or recipe', () => {
+    const out = text(
+      `<html><head><title>Film notes</title></head><body><article><h1>Film notes</h1><p>${PROSE}</p>` +
+        `<h2>Reviews</h2><p>The critics were kind to the film, if not to its ending.</p><p>${PROSE}</p></article></body></html>`,
+    );
+    expect(out).toContain('The critics were kind');
+  });
+});
+
+describe("a shop's price labels, badges, item codes and list-headed notices", () => {
+  const SHOP = { shop: true, reviewed: true };
+
+  it('drops them on a shop page, and keeps the price and a sentence about a price', () => {
+    for (const html of [
+      '<span>Regular price</span>',
+      '<span>Sale</span>',
+      '<span>Best seller</span>',
+      '<div>SKU: HH-WRAP-3W</div>',
+      '<div>Item No. <span>FW-RDG28</span></div>',
+      '<div><span>Article number</span><span>205.518.73</span></div>',
+      '<p class="h5">You might also like</p>',
+    ]) {
+      expect([html, boilerplateReason(block(html), Infinity, SHOP)]).toEqual([html, 'shop label']);
+    }
+    expect(boilerplateReason(block('<span>£18.00</span>'), Infinity, SHOP)).toBeNull();
+    expect(boilerplateReason(block('<p>The sale price held for a week.</p>'), Infinity, SHOP)).toBeNull();
+    expect(boilerplateReason(block('<p>Item number two on the list is the lid.</p>'), Infinity, SHOP)).toBeNull();
+    // Stock status stays (a restock watch follows it).
+    expect(boilerplateReason(block('<span>Sold out</span>'), Infinity, SHOP)).toBeNull();
+  });
+
+  it('keeps them off a shop page: a "New" or "Sale" label may be a blog’s own', () => {
+    expect(boilerplateReason(block('<span>Sale</span>'))).toBeNull();
+    expect(boilerplateReason(block('<div>SKU: HH-WRAP-3W</div>'))).toBeNull();
+  });
+
+  it('reads a notice list whose items run together in the text ("30-day returnsSecure checkout")', () => {
+    expect(boilerplateReason(block('<ul><li>30-day returns</li><li>Secure checkout</li></ul>'))).toBe('shop notice');
+  });
+});

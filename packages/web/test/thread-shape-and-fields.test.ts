@@ -118,7 +118,7 @@ describe('a thread’s status labels', () => {
 });
 
 describe('a numbered step’s number written into its item', () => {
-  it('goes from an ordered list’s item; an ingredient’s amount and a “Step 1” label stay', () => {
+  it('goes from an ordered list’s item, written as a number or as “Step 2”; an ingredient’s amount stays', () => {
     const root = body(
       '<div><ol><li><span class="n">1.</span><span class="t">Chop the onions finely.</span></li></ol>' +
         '<ul><li><span class="amount">3</span> eggs</li></ul>' +
@@ -128,7 +128,7 @@ describe('a numbered step’s number written into its item', () => {
     expect(Array.from(root.querySelectorAll('li')).map((item) => textOf(item))).toEqual([
       'Chop the onions finely.',
       '3 eggs',
-      'Step 2Fry them gently.',
+      'Fry them gently.',
     ]);
   });
 });

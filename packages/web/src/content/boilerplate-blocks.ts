@@ -6,7 +6,7 @@
  * links (the measures of jusText and trafilatura), not by class names, which are often hashes.
  * Only short blocks are judged: a long paragraph is the article's, whatever words it holds.
  */
-import { linkTextLength, textOf } from './dom';
+import { collapseSpace, linkTextLength, textOf } from './dom';
 import {
   AD_LABEL,
   AGO,
@@ -27,12 +27,20 @@ import {
   PAGER,
   PAYWALL_PITCH,
   PRICE,
+  PRICE_LABEL,
+  PRODUCT_CODE,
+  isNutritionPanel,
   isQuoteAttribution,
+  isRatingTally,
+  NUTRITION_NOTE,
   RATING,
+  RECIPE_CONTROL,
+  SELLER_NOTICE,
   SENT_FROM,
   SHARE,
   SHOP_NOTICE,
   SHOP_SECTION_HEADING,
+  STEP_LABEL,
   SUBSCRIBE,
   TEASER_LABEL,
   THREAD_HEADING,
@@ -115,38 +123,92 @@ function isLinkList(element: Element): boolean {
 }
 
 /**
+ * What the page is, as far as the rules care. shop: it sells something (a seller's lines and a
+ * shop's sections are boilerplate there); reviewed: readers review its subject (a product, a
+ * recipe), so a bare "Reviews" heading opens their say, not a section of the article.
+ */
+export interface PageKind {
+  shop?: boolean;
+  reviewed?: boolean;
+  /** A Q&A page or forum topic whose replies are its content (a "4 replies" heading goes, the replies stay). */
+  thread?: boolean;
+}
+
+/**
+ * An element's text with a space between the elements it is made of: a widget's cells run
+ * together in textContent ("kcal452fat20g", "Tax includedShips in 24h").
+ */
+function spacedText(element: Element): string {
+  const parts: string[] = [];
+  const walk = (node: Node): void => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) parts.push(child.textContent ?? '');
+      else if (child.nodeType === 1) {
+        parts.push(' ');
+        walk(child);
+        parts.push(' ');
+      }
+    }
+  };
+  walk(element);
+  return collapseSpace(parts.join(''));
+}
+
+/**
  * Why `element` is boilerplate, or null. `articleText` is the length of the content's text
  * outside links: a link list is only boilerplate next to much more prose (on a hub page the
  * list of links is the content).
  */
-export function boilerplateReason(element: Element, articleText = Infinity): string | null {
+export function boilerplateReason(element: Element, articleText = Infinity, page: PageKind = {}): string | null {
   const tag = element.tagName;
   const list = tag === 'UL' || tag === 'OL';
   const text = textOf(element);
   const length = text.length;
   // Cheap tests first: long blocks (but lists) are never judged, so most of the page costs one read.
-  if (!text || (length >= MAX_JUDGED && !list) || element.querySelector(KEEP_INSIDE)) return null;
+  if (!text || (length >= MAX_JUDGED && !list)) return null;
+  // A recipe's nutrition panel, a table or not (beside a product it is the product's spec: kept).
+  const nutrition =
+    !page.shop && length < MAX_JUDGED && /\d/.test(text) && !element.querySelector('pre, h1') && isNutritionPanel(spacedText(element));
+  if (nutrition) return 'nutrition';
+  if (element.querySelector(KEEP_INSIDE)) return null;
   // A table cell's only block is the cell's value ("17", "<a>240 mm</a>"): the table's, like the cell.
   const parent = element.parentElement;
   if (parent && (parent.tagName === 'TD' || parent.tagName === 'TH') && parent.children.length === 1) return null;
   // A price or a bit of code is what the block is for ("Pro subscription: $29/month"), unless it
   // is a paywall's pitch ("Subscribe now for unlimited access from £1 a week").
   // A shop's notice may quote a price too ("Free delivery on orders over £50").
-  const shopNotice = length < 60 && SHOP_NOTICE.test(text);
+  const spaced = length < MAX_JUDGED && /\d|\p{L}\p{Lu}/u.test(text) ? spacedText(element) : text;
+  const shopNotice = length < 60 && (SHOP_NOTICE.test(spaced) || (page.shop === true && SELLER_NOTICE.test(spaced)));
   if ((PRICE.test(text) && !PAYWALL_PITCH.test(text) && !shopNotice) || element.querySelector('code, kbd')) return null;
   // A quoted post's attribution line, in the quote's box; elsewhere a <cite> names a work.
   const attribution = length < 150 && isQuoteAttribution(text) && element.closest('blockquote') !== null;
   if (tag === 'CITE') return attribution ? 'quote attribution' : null;
   if (attribution && tag !== 'BLOCKQUOTE') return 'quote attribution';
-  // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5") goes.
   if (isStepNumber(element, text)) return 'step number';
-  if (tag === 'SPAN') return isSlideCounter(element, text) || isCaptionNumber(element, text) ? 'counter' : null;
+  // A step's bare number label over its text in an ordered list's item ("<li><h3>Step 1</h3><p>..."):
+  // the list numbers the steps already. Elsewhere ("<h3>Step 1</h3>" over a paragraph) the label is
+  // the only number the step has, and stays.
+  if (length < 12 && (tag === 'SPAN' || HEADING.test(tag)) && STEP_LABEL.test(text) && element.closest('ol > li') !== null)
+    return 'step label';
+  // A recipe card's control labels, on a page about something readers cook or buy.
+  if (page.reviewed === true && length < 60 && RECIPE_CONTROL.test(text)) return 'recipe control';
+  // A shop's price labels, badges and item codes, spans or blocks.
+  if (page.shop === true && length < 40 && (PRICE_LABEL.test(text) || PRODUCT_CODE.test(spaced))) return 'shop label';
+  // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5")
+  // and a rating's line ("A star rating of 4.7 out of 5.") go.
+  if (tag === 'SPAN') {
+    if (isSlideCounter(element, text) || isCaptionNumber(element, text)) return 'counter';
+    return isRatingTally(text) ? 'rating' : null;
+  }
   if (HEADING.test(tag)) {
-    // "3 comments", "Leave a reply", "Customer reviews (2)"; a bare "Reviews" may be a section of the article.
-    if (length < 60 && THREAD_HEADING.test(text) && /\d|\s/.test(text)) return 'thread heading';
+    // "3 comments", "Leave a reply", "Customer reviews (2)"; a bare "Reviews" may be a section of
+    // the article, but not on a page about something readers review (a product, a recipe).
+    if (length < 60 && THREAD_HEADING.test(text) && (/\d|\s/.test(text) || page.reviewed === true)) return 'thread heading';
     return length < 60 && SHOP_SECTION_HEADING.test(text) ? 'shop section' : null;
   }
   if (AD_LABEL.test(text)) return 'ad label';
+  // "You might also like" in a paragraph of its own, standing in for a heading over product tiles.
+  if (page.shop === true && length < 60 && SHOP_SECTION_HEADING.test(text)) return 'shop label';
   if (shopNotice) return 'shop notice';
   // Counters and vote tallies alone ("3 / 12", "277"): a block of the article has words. A price
   // ("£12.00") is no counter: it is what a watch on a product page is for.
@@ -159,6 +221,8 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (!list && length < 200 && COPYRIGHT.test(text)) return 'copyright';
   // A forum post's member card: "oldgreaser · Senior Member · Posts: 2184 · Joined: Mar 2010".
   if (length < 300 && MEMBER_JOINED.test(text) && MEMBER_POSTS.test(text)) return 'member card';
+  // The nutrition panel's small print.
+  if (length < 300 && NUTRITION_NOTE.test(text)) return 'nutrition';
   if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length ? 'link list' : null;
   if (tag === 'DL') return null;
   const links = element.querySelectorAll('a').length;
@@ -172,6 +236,7 @@ export function boilerplateReason(element: Element, articleText = Infinity): str
   if (length < 60 && THREAD_INVITATION.test(text)) return 'call to action';
   if ((length < 40 || (length < 200 && /^this /i.test(text))) && THREAD_STATUS.test(text)) return 'thread status';
   if (length < 60 && COUNTER.test(text)) return 'counter';
+  if (isRatingTally(text)) return 'rating';
   if (length < 120 && RATING.test(text)) return 'rating';
   if (length < 120 && CREDIT.test(text)) return 'credit';
   if (length < 400 && BIO.test(text)) return 'author bio';
@@ -302,7 +367,7 @@ function lastLeaf(root: Element): Element | null {
  * "Shipping and returns" section is the guide's. On a `thread` page (a Q&A page whose answers
  * are its content) a "4 replies" heading goes, but not the replies after it.
  */
-export function pruneBoilerplate(root: Element, { shop = false, thread = false }: { shop?: boolean; thread?: boolean } = {}): void {
+export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
   const touched = new Set<Element>();
   removeCodeGutters(root);
   // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
@@ -311,7 +376,7 @@ export function pruneBoilerplate(root: Element, { shop = false, thread = false }
   const candidates = Array.from(root.querySelectorAll(CANDIDATES)).reverse();
   for (const element of candidates) {
     if (!root.contains(element)) continue;
-    const reason = boilerplateReason(element, articleText);
+    const reason = boilerplateReason(element, articleText, page);
     if (!reason) continue;
     // A credit or a date beside a picture: the picture stays (its alt text is content). On a page
     // of little prose (opening hours, an events list, a price list) a short date or number may be
@@ -320,12 +385,12 @@ export function pruneBoilerplate(root: Element, { shop = false, thread = false }
     // A place and date under a photo in a gallery's tile ("Dunkeld, November 2023") says when
     // and where the picture was taken: the caption's, not the article's dateline.
     if (reason === 'dateline' && besidePicture(element)) continue;
-    if (reason === 'thread heading' && !thread) {
+    if (reason === 'thread heading' && !page.thread) {
       // The thread is the heading and what follows it in its section.
       while (element.nextSibling) element.nextSibling.remove();
     }
     if (reason === 'shop section') {
-      if (!shop) continue;
+      if (!page.shop) continue;
       removeSection(element, touched);
       continue;
     }

@@ -37,7 +37,7 @@ export const BYLINE =
 
 /** A heading that opens a comment thread or a review section. */
 export const THREAD_HEADING =
-  /^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (reply|comment)|join the (discussion|conversation)|customer reviews?|reviews?|kommentare?|leserkommentare|commentaires?|réactions|comentarios?|commenti|コメント|レビュー)(\s*\(\d+\))?\s*:?$/iu;
+  /^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (reply|comment)|join the (discussion|conversation)|customer reviews?|reviews?|(customer |product )?ratings? (&|and) reviews?|(customer )?questions? (&|and) answers?|kommentare?|leserkommentare|commentaires?|réactions|comentarios?|commenti|コメント|レビュー)(\s*\(\d+\))?\s*:?$/iu;
 
 /**
  * A heading over what a shop puts beside every product: other products ("Customers also
@@ -45,7 +45,7 @@ export const THREAD_HEADING =
  * ("Description", "Specifications", "Materials & care") are not among them.
  */
 export const SHOP_SECTION_HEADING =
-  /^(customers (who (bought|viewed) this( item)? )?also (bought|viewed|liked|purchased)|frequently bought together|(related|similar|recommended) (products|items)|products related to this item|you (may|might) also (like|love)|recently viewed( products| items)?|more from this (shop|store|seller|brand)|(shipping|delivery) (&|and|\/) returns?|returns? (&|and|\/) (shipping|delivery|exchanges)|(shipping|delivery|returns?) (policy|information|info)|kunden kauften auch|das könnte (dir|ihnen) auch gefallen|ähnliche (produkte|artikel)|versand (&|und) rückgabe|vous aimerez aussi|produits similaires|livraison (&|et) retours|te puede interesar|productos relacionados|envío y devoluciones|potrebbe piacerti anche|prodotti correlati|spedizione e resi)\s*:?$/iu;
+  /^(customers (who (bought|viewed) this( item)? )?also (bought|viewed|liked|purchased)|frequently bought together|(related|similar|recommended) (products|items)|products related to this item|similar items( you (may|might) (also )?like)?|compare with similar items|sponsored products( related to this item)?|about (this|the) seller|you (may|might) also (like|love)|recently viewed( products| items)?|more from this (shop|store|seller|brand)|(shipping|delivery) (&|and|\/) returns?|returns? (&|and|\/) (shipping|delivery|exchanges)|(shipping|delivery|returns?) (policy|information|info)|kunden kauften auch|das könnte (dir|ihnen) auch gefallen|ähnliche (produkte|artikel)|versand (&|und) rückgabe|vous aimerez aussi|produits similaires|livraison (&|et) retours|te puede interesar|productos relacionados|envío y devoluciones|potrebbe piacerti anche|prodotti correlati|spedizione e resi)\s*:?$/iu;
 
 const MONTH = [
   'january february march april may june july august september october november december',
@@ -127,7 +127,7 @@ export const COPYRIGHT =
 
 /** A photo credit line: "Photograph: A. Name/Agency", "Foto: dpa", "Image by ...". */
 export const CREDIT =
-  /^(photo(graph)?s?|foto(s|grafie|grafía)?|images?|pictures?|bild(er)?|crédits?|credits?|illustrations?)\s*(by\b|:|©)/iu;
+  /^(photo(graph)?s?|photography|(food|prop) styling|foto(s|grafie|grafía)?|images?|pictures?|bild(er)?|crédits?|credits?|illustrations?)\s*(by\b|:|©)/iu;
 
 /** A price: a currency sign or code next to a number (kept: watches follow prices). */
 export const PRICE = /[£$€¥]\s?\d|\d\s?(€|eur|usd|gbp|chf)\b/iu;
@@ -172,3 +172,82 @@ export function isQuoteAttribution(text: string): boolean {
  */
 export const SHOP_NOTICE =
   /^((usually )?ships? (today|tomorrow|(in|within) (\d+([-–]\d+)?|one|two|three|a few|an?) (business |working )?(hours?|days?|weeks?))|free (\p{L}+ )?(delivery|shipping|returns?|postage)|\d+[- ]days? (free )?returns?|secure checkout|price match|add to (wish ?list|favou?rites)|kostenlose? (lieferung|versand|rücksendung)|livraison gratuite|retours? gratuits?|envío gratis|devoluciones gratis|spedizione gratuita|resi gratuiti)\b/iu;
+
+/**
+ * A seller's and fulfilment lines beside a product ("Sold and shipped by Walmart.com", "Ships
+ * from Amazon", "Standard delivery 2-4 working days", "VAT included", "Secure payment by card",
+ * "You save $15.00"): trusted on a shop page only, where a short line so worded is the buy box's.
+ */
+export const SELLER_NOTICE =
+  /^((sold|shipped|fulfilled) (and|&) (shipped|sold|fulfilled) by|sold by|(ships|dispatch(es|ed)?|shipped|sent) from|fulfilled by|(standard|express|next[- ]day|same[- ]day|home|economy|click (&|and) collect) (delivery|shipping|postage|collection)|(delivery|pickup|collection|click (&|and) collect) available|(vat|taxes?|tax|gst) (included|incl\.?)|(incl\.?|including|excl\.?|excluding|plus) (vat|tax|taxes|gst|shipping|postage)|price when purchased online|secure (payment|transaction)s?|you save|inkl\.? (mwst|ust)|(mwst|ust)\.? inkl|tva incluse|iva incluid[ao]|iva inclusa)(?!\p{Ll})/iu;
+
+/**
+ * The vocabulary of a rating summary and its counts ("4.3 out of 5 Stars. 1287 reviews (1,287)",
+ * "A star rating of 4.7 out of 5.", "4.7 out of 5 (58) Read reviews", "99.8% positive"): a line
+ * that is nothing but these and numbers is a rating widget, whatever it is wrapped in.
+ */
+const RATING_VOCABULARY =
+  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?)(?!\p{L})|件/giu;
+
+/** Whether `text` is a rating widget's line: a digit, a rating word, and nothing else but numbers. */
+export function isRatingTally(text: string): boolean {
+  if (!/\d/.test(text) || text.length >= 80) return false;
+  const rest = text.replace(RATING_VOCABULARY, '');
+  return rest !== text && !/\p{L}/u.test(rest);
+}
+
+/** A nutrient as nutrition panels name it (English, German, French, Spanish, Italian). */
+const NUTRIENT =
+  '(?<!\\p{L})(calories|kcal|cal|(total |saturated |trans )?fat|saturates|carbs|(total )?carbohydrates?|(total )?sugars?|(dietary )?fib(er|re)|protein|sodium|salt|cholesterol|kalorien|fett|kohlenhydrate|zucker|eiweiß|ballaststoffe|glucides|lipides|protéines|sucres|fibres|grasas|hidratos|carbohidratos|azúcares|proteínas|grassi|carboidrati|zuccheri|proteine)(?!\\p{L})';
+/** A nutrient with its amount, either way round ("248 Calories", "11 grams fat", "Fat: 20g", "kcal452"). */
+const NUTRIENT_AMOUNT = new RegExp(
+  `\\d+([.,]\\d+)?\\s*(k?cal|g|mg|grams?|milligrams?)?\\s*${NUTRIENT}|${NUTRIENT}\\s*:?\\s*\\d+([.,]\\d+)?\\s*(k?cal|g|mg|grams?|milligrams?)?`,
+  'giu',
+);
+/** What else a nutrition panel says: its title, the serving it counts, daily-value percentages. */
+const NUTRITION_WORDS =
+  /nutrition(al)?( facts| information| info| analysis)?|(amount )?per (serving|portion|100 ?g)|serving( size)?|servings|portion|yield|\d+\s*%\s*(daily value|dv)?|% daily value\*?|nährwerte|valeurs nutritionnelles|información nutricional|valori nutrizionali/giu;
+
+/**
+ * A recipe's nutrition panel: three nutrients or more with their amounts, and little else
+ * ("Nutrition Facts (per serving) 248 Calories 7g Fat 38g Carbs 8g Protein"). A sentence that
+ * names amounts ("Each slice has about 250 calories, 12g fat and 4g protein, so ...") has words besides.
+ */
+export function isNutritionPanel(text: string): boolean {
+  const amounts = text.match(NUTRIENT_AMOUNT)?.length ?? 0;
+  // Two are enough under the panel's own words ("Serving Size: 1/4 of recipe Calories: 412 Protein: 13g").
+  if (amounts < 3 && !(amounts === 2 && /nutrition|serving size|per serving/iu.test(text))) return false;
+  const letters = (s: string) => s.match(/\p{L}/gu)?.length ?? 0;
+  const rest = text.replace(NUTRIENT_AMOUNT, ' ').replace(NUTRITION_WORDS, ' ');
+  return letters(rest) <= 0.25 * letters(text);
+}
+
+/** The small print under a nutrition panel ("Percent Daily Values are based on a 2,000 calorie diet"). */
+export const NUTRITION_NOTE =
+  /\b(daily values? (are|is) based on|nutrition(al)? (information|info|data|facts) (is|are) (an )?(estimate|calculated|approximate)|estimate based on available ingredients|substitute for a professional nutritionist)/iu;
+
+/** A step's bare number label over its text ("Step 1", "Étape 2", "Schritt 3"): the list numbers the steps already. */
+export const STEP_LABEL = /^(step|étape|etape|schritt|paso|passo|stap|steg)\s*\d{1,2}\s*[:.]?$/iu;
+
+/**
+ * A price's label without the price, and a product tile's badge ("Regular price", "Sale price",
+ * "Sale", "New", "Best seller"): screen-reader labels and stickers of a shop's price box. Stock
+ * status ("Sold out") is no badge here: a restock watch follows it.
+ */
+export const PRICE_LABEL =
+  /^((regular|sale|unit|current|original|list|old|was|now|our|your) price|price|sale|on sale|new|new in|best ?seller|top seller|online only)\s*:?$/iu;
+
+/**
+ * A shop's item code on a line of its own ("SKU: HH-WRAP-3W", "Item No. FW-RDG28", "Article
+ * number 205.518.73"): the shop's stock-keeping, one code with a digit after the label.
+ */
+export const PRODUCT_CODE =
+  /^(sku|item (no\.?|number|#)|article (no\.?|number)|art\.?[- ]?nr\.?|artikelnummer|product (code|id)|style (no\.?|number|#)|réf(érence)?\.?|ref\.?)\s*[:#]?\s*(?=[\p{L}\d.\-/]*\d)[\p{L}\d][\p{L}\d.\-/]*$/iu;
+
+/**
+ * A recipe card's controls and their labels, left as text once the buttons go ("Prevent your
+ * screen from going dark", "Scale", "1x 2x 3x", "Original recipe (1X) yields 8 servings", "Jump
+ * to Recipe", "Print", "Pin").
+ */
+export const RECIPE_CONTROL =
+  /^(prevent (your )?screen from (going dark|turning off|sleeping)|cook mode|keep (the )?screen (on|awake)|scale|(\d(\/\d)?x\s*){1,4}|original recipe \(?\d+x\)? yields? \d+ servings?|jump to (the )?(recipe|nutrition( facts)?|video)|print( recipe)?|pin( it| recipe)?|save( recipe)?)$/iu;

@@ -9,7 +9,7 @@ import { removeChrome } from './clean';
 import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 import { isSiteNameHeading } from './site-name';
 import { removeTitleRepeats } from './title-repeats';
-import { isShopPage, readStructuredData } from './structured-data';
+import { declaresRecipe, isShopPage, readStructuredData } from './structured-data';
 import { probeOf, quotedBlocks, restoreMissingPosts, restoreQuotedBlocks, standfirstBlock } from './coverage';
 import { threadPosts } from './discussion';
 import { separateFields } from './fields';
@@ -136,7 +136,7 @@ export function extractMainContent(
   if (standfirst) quoted.unshift(standfirst);
   // Copies, as Readability moves and changes the page's own nodes.
   const posts = document.body ? threadPosts(document.body).map((post) => post.cloneNode(true) as Element) : [];
-  const thread = posts.length > 0;
+  const page = { shop, reviewed: shop || declaresRecipe(data), thread: posts.length > 0 };
 
   const article = new Readability<Element>(document, {
     charThreshold: 300,
@@ -156,14 +156,14 @@ export function extractMainContent(
   if (article?.content && !tooLittle) {
     restoreQuotedBlocks(article.content, quoted);
     restoreMissingPosts(article.content, posts);
-    pruneBoilerplate(article.content, { shop, thread });
+    pruneBoilerplate(article.content, page);
     ensureTitleHeading(article.content, title);
     removeTitleRepeats(article.content, title);
     return { title, root: article.content, source: 'readability' };
   }
   const root = fallbackContent(html, pageUrl, prepare);
   restoreMissingPosts(root, posts);
-  pruneBoilerplate(root, { shop, thread });
+  pruneBoilerplate(root, page);
   ensureTitleHeading(root, title);
   removeTitleRepeats(root, title);
   return { title, root, source: 'fallback' };

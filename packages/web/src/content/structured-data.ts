@@ -120,3 +120,8 @@ const DISCUSSION_TYPES = ['QAPage', 'DiscussionForumPosting'];
 export function declaresDiscussion(data: StructuredData): boolean {
   return DISCUSSION_TYPES.some((type) => data.types.has(type));
 }
+
+/** Whether the page declares a recipe (its readers' ratings and reviews are no part of it). */
+export function declaresRecipe(data: StructuredData): boolean {
+  return data.types.has('Recipe');
+}
