@@ -196,3 +196,24 @@ describe('a standfirst told by the page’s meta description', () => {
     expect(textOf(root).split(DEK).length).toBe(2);
   });
 });
+
+describe('a shop page’s table rows about the sale', () => {
+  const table = () =>
+    body(
+      '<div><table><tr><th>Dispatches from</th><td>Amazon</td></tr><tr><th>Sold by</th><td>Larkspur Outdoor Ltd</td></tr>' +
+        '<tr><td>Returns</td><td>Returnable within 30 days of receipt</td></tr><tr><td>Capacity</td><td>750 ml</td></tr>' +
+        '<tr><td>Material</td><td>Stainless steel, ships from the factory in Sheffield</td></tr></table></div>',
+    ).firstElementChild!;
+
+  it('go on a shop page; the product’s own rows stay', () => {
+    const root = table();
+    pruneBoilerplate(root, { shop: true });
+    expect(Array.from(root.querySelectorAll('tr')).map((row) => textOf(row.firstElementChild))).toEqual(['Capacity', 'Material']);
+  });
+
+  it('stay anywhere else (a fund’s “Returns” row is its figures)', () => {
+    const root = table();
+    pruneBoilerplate(root);
+    expect(root.querySelectorAll('tr')).toHaveLength(5);
+  });
+});

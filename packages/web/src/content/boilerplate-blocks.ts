@@ -35,6 +35,7 @@ import {
   NUTRITION_NOTE,
   RATING,
   RECIPE_CONTROL,
+  SALE_ROW_LABEL,
   SELLER_NOTICE,
   SENT_FROM,
   SHARE,
@@ -270,6 +271,18 @@ export function isPermalink(anchor: Element): boolean {
 }
 
 /**
+ * A shop page's table rows about the sale, not the product ("Sold by | Larkspur Ltd", "Returns |
+ * Returnable within 30 days"): a buy box laid out as a table, or such rows in the product's
+ * details. Tables are otherwise kept whole (a spec table is content).
+ */
+function removeSaleRows(root: Element): void {
+  for (const row of Array.from(root.querySelectorAll('tr'))) {
+    const label = row.querySelector('th, td');
+    if (label && SALE_ROW_LABEL.test(textOf(label))) row.remove();
+  }
+}
+
+/**
  * Line-number gutters of highlighted code (Pygments, Rouge): a table cell's pre of nothing but
  * numbers beside the code's own. The table around them was only layout: the code stays, as code.
  */
@@ -370,6 +383,7 @@ function lastLeaf(root: Element): Element | null {
 export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
   const touched = new Set<Element>();
   removeCodeGutters(root);
+  if (page.shop) removeSaleRows(root);
   // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
   for (const anchor of Array.from(root.querySelectorAll('a[href^="#"]'))) if (isPermalink(anchor)) anchor.remove();
   const articleText = proseLength(textOf(root)) - linkTextLength(root);

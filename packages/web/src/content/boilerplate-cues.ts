@@ -251,3 +251,11 @@ export const PRODUCT_CODE =
  */
 export const RECIPE_CONTROL =
   /^(prevent (your )?screen from (going dark|turning off|sleeping)|cook mode|keep (the )?screen (on|awake)|scale|(\d(\/\d)?x\s*){1,4}|original recipe \(?\d+x\)? yields? \d+ servings?|jump to (the )?(recipe|nutrition( facts)?|video)|print( recipe)?|pin( it| recipe)?|save( recipe)?)$/iu;
+
+/**
+ * The label cell of a buy box's or a listing's row about the sale rather than the thing sold
+ * ("Dispatches from | Amazon", "Sold by | Larkspur Ltd", "Returns | Returnable within 30 days",
+ * "Payment | Secure transaction", "Best Sellers Rank | #1,204"): judged on a shop page only.
+ */
+export const SALE_ROW_LABEL =
+  /^((dispatche[sd]|ships|shipped|sent) from|sold by|seller|fulfil?led by|returns?( policy)?|payments?|postage|delivery|shipping( cost)?|customer (reviews?|ratings?)|average (customer )?rating|best ?sellers? rank)\s*:?$/iu;
