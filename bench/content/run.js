@@ -7,12 +7,12 @@
  * with { text: true }, from the TypeScript sources), and its text is scored against the page's
  * expected main text by shingle F1 (score.js). In the same run: Readability alone on the raw
  * page (its textContent), the baseline. Prints precision, recall and F1 per template, for the
- * dev, holdout and blind splits (blind, blind2, blind3, blind4: pages written apart, each batch by someone who saw
+ * dev, holdout and blind splits (blind, blind2, ...: pages written apart, each batch by someone who saw
  * neither the extractor nor the rest of the corpus; a batch is scored once before anyone tunes
  * against it, and that first score is the honest one) and overall, and the extractor's ms per page (median of --rounds timed
  * runs per page, after a warm-up; p50 and p95 over pages).
  *
- * Usage: node bench/content/run.js [--split dev|holdout|blind|blind2|blind3|blind4] [--rounds 5] [--pages] [--show <file>] [--web <dir>]
+ * Usage: node bench/content/run.js [--split dev|holdout|blind|blind2|...] [--rounds 5] [--pages] [--show <file>] [--web <dir>]
  *   --pages: a line per page; --show: the extracted text of one page with its missed and extra lines;
  *   --web: another checkout's packages/web/src (to score an earlier extractor on the same corpus).
  */
@@ -110,7 +110,9 @@ function main() {
     ),
   );
   console.log();
-  for (const split of ['dev', 'holdout', 'blind', 'blind2', 'blind3', 'blind4']) {
+  // dev, holdout, then each blind batch in the order they were written.
+  const splitOrder = (split) => (split === 'dev' ? -2 : split === 'holdout' ? -1 : Number(split.replace(/^blind/, '') || 1));
+  for (const split of [...new Set(pages.map((p) => p.split))].sort((a, b) => splitOrder(a) - splitOrder(b))) {
     const group = pages.filter((p) => p.split === split);
     if (group.length) row(split, group);
   }
