@@ -39,7 +39,7 @@ const answer = (paragraphs: readonly string[]) =>
   `</div></div></div></div></div><div class="q-box"><span>48K views</span></div></div>`;
 const SIDE_BY_SIDE_ANSWERS =
   `<div id="root"><div class="q-box"><div class="q-flex"><div class="q-box"><div class="q-box"><h1>Why do bakers weigh flour?</h1></div>` +
-  `<div class="q-box"><button>Answer</button></div>${answer([ANSWERS[0]!, ANSWERS[1]!, ANSWERS[0]!, ANSWERS[1]!, ANSWERS[0]!])}</div>` +
+  `<div class="q-box"><button>Answer</button></div>${answer([ANSWERS[0]!, ANSWERS[1]!, QUESTION, 'Weigh it: a cup of flour can be anything from 115 to 160 grams, depending on how you fill it.', 'Sifting first gives you less still; scooping packs it down.'])}</div>` +
   `${answer([ANSWERS[2]!])}${answer([ANSWERS[3]!])}</div></div></div>`;
 
 const ARTICLE_PROSE =
@@ -215,5 +215,77 @@ describe('a shop page’s table rows about the sale', () => {
     const root = table();
     pruneBoilerplate(root);
     expect(root.querySelectorAll('tr')).toHaveLength(5);
+  });
+});
+
+describe('a forum’s member cards, signatures and controls', () => {
+  const PROSE_POST = `<p>${ARTICLE_PROSE}</p><p>${ARTICLE_PROSE}</p>`;
+
+  it('drops a member card by its counts, laid out in a table of its own, with the name and rank around them', () => {
+    const root = body(
+      `<div>${PROSE_POST}<table><tr><td><div class="card"><div><a href="/u/1">绿手指小白</a></div>` +
+        '<div><table><tr><th><p>3</p>主题</th><th><p>120</p>帖子</th><td><p>400</p>积分</td></tr></table></div><p><em>中级会员</em></p></div></td>' +
+        '<td><p>家里养了两年的绿萝，最近一个月下面的老叶子一片接一片发黄。</p></td></tr></table></div>',
+    ).firstElementChild!;
+    pruneBoilerplate(root);
+    const out = textOf(root);
+    expect(out).not.toContain('绿手指小白');
+    expect(out).not.toContain('积分');
+    expect(out).toContain('家里养了两年的绿萝');
+  });
+
+  it('stops at a post, however short, beside the card', () => {
+    const root = body(
+      `<div>${PROSE_POST}<div class="post"><div class="card">oldgreaser · Posts: 2,184 · Threads: 12 · Reputation: 41</div><p>Thanks, that fixed it!</p></div></div>`,
+    ).firstElementChild!;
+    pruneBoilerplate(root);
+    expect(textOf(root)).toContain('Thanks, that fixed it!');
+    expect(textOf(root)).not.toContain('Reputation');
+  });
+
+  it('keeps a sentence that gives counts with words around them', () => {
+    expect(
+      boilerplateReason(body('<p>The forum has 120 threads, 4,000 posts and 300 points of interest on its map.</p>').firstElementChild!),
+    ).toBeNull();
+  });
+
+  it('drops a post’s controls left as bare words', () => {
+    expect(boilerplateReason(body('<div>举报</div>').firstElementChild!)).toBe('post control');
+    expect(boilerplateReason(body('<div>举报信</div>').firstElementChild!)).toBeNull();
+  });
+
+  it('drops a signature said under two posts of a thread, and only in a thread; a data table’s repeated cells stay', () => {
+    const page = () =>
+      body(
+        `<div>${PROSE_POST}<table><tr><td><p>${ANSWERS[0]} ${ARTICLE_PROSE}</p></td></tr><tr><td><div>Sent from the shed</div></td></tr></table>` +
+          `<table><tr><td><p>${ANSWERS[1]} ${ARTICLE_PROSE}</p></td></tr><tr><td><div>Sent from the shed</div></td></tr></table>` +
+          '<table><tr><td><span>Yes</span></td><td>Steel</td></tr><tr><td><span>Yes</span></td><td>Oak</td></tr></table></div>',
+      ).firstElementChild!;
+    const thread = page();
+    pruneBoilerplate(thread, { thread: true });
+    expect(textOf(thread)).not.toContain('Sent from the shed');
+    expect(textOf(thread).match(/Yes/g)).toHaveLength(2);
+    const article = page();
+    pruneBoilerplate(article);
+    expect(textOf(article).match(/Sent from the shed/g)).toHaveLength(2);
+  });
+
+  it('reads a date written year-month-day without leading zeros, beside an unlabelled icon', () => {
+    const root = body(
+      `<div>${PROSE_POST}<div><img src="/online.gif"><em>发表于 2024-3-5 11:02</em></div>` +
+        `<div><img src="/moth.jpg" alt="A moth on a lit window"><em>Dunkeld, 2024-3-5</em></div></div>`,
+    ).firstElementChild!;
+    pruneBoilerplate(root);
+    expect(textOf(root)).not.toContain('发表于');
+    expect(textOf(root)).toContain('Dunkeld');
+  });
+});
+
+describe('copies put back beside Readability’s content', () => {
+  it('carry no class names, ids or styles, as Readability’s own content does not', () => {
+    const out = createContentExtractor().extract(SIDE_BY_SIDE_ANSWERS, 'https://example.com/t', { html: true }).contentHtml ?? '';
+    expect(out).toContain(ANSWERS[3]);
+    // Readability's own wrapper keeps its "readability-page-1"; what was put back after it has no names.
+    expect(out.slice(out.indexOf(ANSWERS[2]!) - 100)).not.toMatch(/class=|id=|style=/);
   });
 });

@@ -31,7 +31,9 @@ import {
   PRODUCT_CODE,
   isNutritionPanel,
   isQuoteAttribution,
+  isMemberStats,
   isRatingTally,
+  POST_CONTROL,
   NUTRITION_NOTE,
   RATING,
   RECIPE_CONTROL,
@@ -171,6 +173,8 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   const nutrition =
     !page.shop && length < MAX_JUDGED && /\d/.test(text) && !element.querySelector('pre, h1') && isNutritionPanel(spacedText(element));
   if (nutrition) return 'nutrition';
+  // A member card may lay its counts out in a table of their own ("3 主题 | 120 帖子 | 400 积分").
+  if (!list && isMemberStats(spacedText(element)) && !element.querySelector('pre, h1')) return 'member card';
   if (element.querySelector(KEEP_INSIDE)) return null;
   // A table cell's only block is the cell's value ("17", "<a>240 mm</a>"): the table's, like the cell.
   const parent = element.parentElement;
@@ -235,6 +239,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
   if (length < 60 && THREAD_INVITATION.test(text)) return 'call to action';
+  if (length < 10 && POST_CONTROL.test(text)) return 'post control';
   if ((length < 40 || (length < 200 && /^this /i.test(text))) && THREAD_STATUS.test(text)) return 'thread status';
   if (length < 60 && COUNTER.test(text)) return 'counter';
   if (isRatingTally(text)) return 'rating';
@@ -268,6 +273,64 @@ export function isPermalink(anchor: Element): boolean {
     /^[¶#§🔗]?$/u.test(textOf(anchor)) &&
     anchor.closest('h1, h2, h3, h4, h5, h6') !== null
   );
+}
+
+/** A picture worth keeping: one that says what it shows, or a picture or video element (an unlabelled icon is none). */
+const PICTURE = 'img[alt]:not([alt=""]), picture, video';
+
+/** Text a member card's wrapper may add to its counts: the member's name, rank and a control or two. */
+const CARD_EXTRAS = 60;
+
+/**
+ * The whole member card around its counts: the wrappers that add only the member's name, rank
+ * and controls (a post's text, however short, is a paragraph of its own and stops the climb).
+ */
+function wholeCard(stats: Element, root: Element): Element {
+  const length = textOf(stats).length;
+  let card = stats;
+  for (let parent = card.parentElement; parent && parent !== root; parent = parent.parentElement) {
+    if (textOf(parent).length - length > CARD_EXTRAS || parent.querySelector('p:not(:empty) ~ p, blockquote, pre')) break;
+    if (Array.from(parent.querySelectorAll('p')).some((p) => !stats.contains(p) && textOf(p).length > 20)) break;
+    card = parent;
+  }
+  return card;
+}
+
+/** A table that lays out a page (a post's box) rather than data: it holds a table, or a block of prose. */
+function isLayoutTable(table: Element): boolean {
+  return table.querySelector('table') !== null || Array.from(table.querySelectorAll('div, p')).some((block) => textOf(block).length >= 200);
+}
+
+/** Lines longer than this are a post's words even when two posts say them. */
+const MAX_REPEATED = 150;
+
+/**
+ * In a thread, a short line said twice or more outside the posts' own words: a member's signature
+ * under each of their posts ("Sent from the shed"), a control's label left as text. Paragraphs,
+ * headings, data tables, lists, quotes and code are left alone.
+ */
+function removeRepeatedLines(root: Element, touched: Set<Element>): void {
+  const byText = new Map<string, Element[]>();
+  // Not paragraphs: a post's own line is one, and a reply may quote it outside a blockquote.
+  for (const element of Array.from(root.querySelectorAll('div, span'))) {
+    if (element.querySelector('p, div, table, ul, ol, pre, h1, h2, h3, h4, h5, h6, img') || element.closest('ul, ol, pre, blockquote'))
+      continue;
+    const table = element.closest('table');
+    if (table && !isLayoutTable(table)) continue;
+    const text = textOf(element);
+    if (text.length < 2 || text.length > MAX_REPEATED) continue;
+    // A line is counted once, by its outermost element ("<p><span>line</span></p>" is one line).
+    const parent = element.parentElement;
+    if (parent && /^(DIV|SPAN|P)$/.test(parent.tagName) && textOf(parent) === text) continue;
+    byText.set(text, [...(byText.get(text) ?? []), element]);
+  }
+  for (const elements of byText.values()) {
+    if (elements.length < 2) continue;
+    for (const element of elements) {
+      if (element.parentElement) touched.add(element.parentElement);
+      element.remove();
+    }
+  }
 }
 
 /**
@@ -358,7 +421,7 @@ function besidePicture(element: Element): boolean {
   let box = element.parentElement;
   for (let depth = 0; box && depth < PICTURE_BOX_DEPTH; depth++, box = box.parentElement) {
     if (holdsMoreText(box, PICTURE_BOX_TEXT)) return false;
-    if (!box.querySelector('img, picture')) continue;
+    if (!box.querySelector(PICTURE)) continue;
     const text = textOf(box).length;
     return text <= PICTURE_BOX_TEXT && text - textOf(element).length - linkTextLength(box) >= CAPTION_TEXT;
   }
@@ -395,7 +458,7 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
     // A credit or a date beside a picture: the picture stays (its alt text is content). On a page
     // of little prose (opening hours, an events list, a price list) a short date or number may be
     // the very thing a watch follows: slight reasons only count beside an article.
-    if (SLIGHT.has(reason) && (articleText < MIN_PROSE || element.querySelector('img, picture, video'))) continue;
+    if (SLIGHT.has(reason) && (articleText < MIN_PROSE || element.querySelector(PICTURE))) continue;
     // A place and date under a photo in a gallery's tile ("Dunkeld, November 2023") says when
     // and where the picture was taken: the caption's, not the article's dateline.
     if (reason === 'dateline' && besidePicture(element)) continue;
@@ -408,9 +471,11 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
       removeSection(element, touched);
       continue;
     }
-    if (element.parentElement) touched.add(element.parentElement);
-    element.remove();
+    const target = reason === 'member card' ? wholeCard(element, root) : element;
+    if (target.parentElement) touched.add(target.parentElement);
+    target.remove();
   }
+  if (page.thread) removeRepeatedLines(root, touched);
   for (const start of touched) {
     let parent: Element | null = start;
     while (parent && parent !== root && root.contains(parent) && onlyHeadingsLeft(parent)) {

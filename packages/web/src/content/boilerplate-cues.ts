@@ -67,7 +67,7 @@ const MONTH_WORD = `(?<![\\p{L}\\p{N}])(${MONTH})(?![\\p{L}\\p{N}])\\.?`;
  * threads stamp this year's posts).
  */
 export const DATE = new RegExp(
-  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?${MONTH_WORD}\\s+(de\\s+)?\\d{4}\\b|${MONTH_WORD}\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}[-./]\\d{1,2}[-./]\\d{4}\\b|^((posted|asked|answered|edited|modified|updated|replied)\\s+(on\\s+)?)?${MONTH_WORD}\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+(at\\s+)?\\d{1,2}:\\d{2}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
+  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?${MONTH_WORD}\\s+(de\\s+)?\\d{4}\\b|${MONTH_WORD}\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}\\b|\\b\\d{1,2}[-./]\\d{1,2}[-./]\\d{4}\\b|^((posted|asked|answered|edited|modified|updated|replied)\\s+(on\\s+)?)?${MONTH_WORD}\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+(at\\s+)?\\d{1,2}:\\d{2}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
   'iu',
 );
 
@@ -142,6 +142,22 @@ export const MEMBER_JOINED =
 
 /** A forum member card's post count ("Posts: 2,184", "Messages 512", "Beiträge: 40"). */
 export const MEMBER_POSTS = /(posts|messages|beiträge|mensajes|messaggi|reputation|karma)\b\s*:?\s*\d/iu;
+
+/**
+ * A forum member card's statistics, a count beside what it counts either way round ("3 主题",
+ * "帖子 120", "Posts: 2,184", "Reputation 41", "Beiträge 40"): three in a short block make the card.
+ */
+const MEMBER_STAT_WORD =
+  '(posts|threads|topics|points|reputation|karma|solutions|beiträge|themen|mensajes|messaggi|主题|帖子|积分|回帖|精华|威望|金钱|贡献|投稿|スレッド|게시물|포인트)';
+const MEMBER_STAT = new RegExp(`\\d[\\d,.]*\\s*${MEMBER_STAT_WORD}(?!\\p{L})|(?<!\\p{L})${MEMBER_STAT_WORD}\\s*:?\\s*\\d`, 'giu');
+export function isMemberStats(text: string): boolean {
+  // A sentence that gives counts ends as sentences do; a card's last word is a count or a control.
+  return text.length < 300 && !/[.!?。！？]["'”’)]?$/u.test(text) && (text.match(MEMBER_STAT)?.length ?? 0) >= 3;
+}
+
+/** A post's controls left as text in languages whose sites write them as bare links ("举报", "只看该作者", "返信"). */
+export const POST_CONTROL =
+  /^(举报|回复|引用|评分|分享|收藏|支持|反对|发消息|加为好友|只看该作者|倒序浏览|返回列表|通報|返信|引用する|신고|답글|공유)$/u;
 
 /** A forum's who-is-here line ("Users browsing this forum: No registered users and 4 guests"). */
 export const WHO_IS_ONLINE =

@@ -26,6 +26,16 @@ export function probeOf(passage: string): string {
 /** Blocks that hold a paragraph's text themselves. */
 const TEXT_BLOCKS = 'p, dd, blockquote';
 
+/** A copy put back beside Readability's content, named as its content is: without class, id and style. */
+function withoutNames(block: Element): Element {
+  for (const element of [block, ...Array.from(block.querySelectorAll('[class], [id], [style]'))]) {
+    element.removeAttribute('class');
+    element.removeAttribute('id');
+    element.removeAttribute('style');
+  }
+  return block;
+}
+
 /**
  * Copies of the page's paragraphs that hold the passages `probes` stand for (taken before
  * Readability changes the document). Only paragraphs are read, each once: no nested re-reading.
@@ -56,7 +66,7 @@ export function restoreQuotedBlocks(root: Element, blocks: readonly Element[]): 
   for (const block of [...blocks].reverse()) {
     const text = comparable(block.textContent ?? '');
     if (have.includes(text.slice(0, PROBE))) continue;
-    root.insertBefore(block, root.firstChild);
+    root.insertBefore(withoutNames(block), root.firstChild);
     // Two hints may name one paragraph (a dek that is the JSON-LD description too): it goes back once.
     have += text;
   }
@@ -77,7 +87,7 @@ export function restoreMissingPosts(root: Element, posts: readonly Element[]): v
     const text = comparable(post.textContent ?? '');
     if (!text) continue;
     if (have.includes(text.slice(0, PROBE)) || have.includes(text.slice(-PROBE))) inThread = true;
-    else if (inThread) root.appendChild(post);
+    else if (inThread) root.appendChild(withoutNames(post));
   }
 }
 
