@@ -289,3 +289,26 @@ describe('copies put back beside Readability’s content', () => {
     expect(out.slice(out.indexOf(ANSWERS[2]!) - 100)).not.toMatch(/class=|id=|style=/);
   });
 });
+
+describe('boilerplate in Chinese and Japanese wording', () => {
+  const reason = (html: string) => boilerplateReason(body(html).firstElementChild!);
+
+  it('reads a portal’s disclaimer, an app pitch and a free-trial pitch', () => {
+    expect(reason('<p>特别声明：以上文章内容仅代表作者本人观点，不代表新浪网观点或立场。</p>')).toBe('disclosure');
+    expect(reason('<p>新浪新闻客户端：打开新浪新闻，随时随地看新闻</p>')).toBe('subscription pitch');
+    expect(reason('<p>朝日新聞デジタルを無料で体験</p>')).toBe('subscription pitch');
+    expect(reason('<p>西湖湖滨码头，游客排队等候乘坐游船，景区表示将增加班次。</p>')).toBeNull();
+  });
+
+  it('drops the author’s box after its heading, written as a heading or a paragraph', () => {
+    for (const heading of ['<h3>About the author</h3>', '<p>この記事を書いた人</p>']) {
+      const root = body(
+        `<div><p>${ARTICLE_PROSE}</p><p>${ARTICLE_PROSE}</p><div>${heading}<div><a href="/r">北村遥</a><p>長野総局｜地域報道</p></div></div></div>`,
+      ).firstElementChild!;
+      pruneBoilerplate(root);
+      expect(textOf(root)).not.toContain('長野総局');
+      expect(textOf(root)).toContain('Councillors said');
+    }
+    expect(reason('<h2>About the author’s first novel</h2>')).toBeNull();
+  });
+});

@@ -10,6 +10,7 @@ import { collapseSpace, linkTextLength, textOf } from './dom';
 import {
   AD_LABEL,
   AGO,
+  AUTHOR_HEADING,
   BIO,
   BYLINE,
   BYLINE_NAME,
@@ -205,6 +206,8 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
     if (isSlideCounter(element, text) || isCaptionNumber(element, text)) return 'counter';
     return isRatingTally(text) ? 'rating' : null;
   }
+  // "About the author" over the box, as a heading or a paragraph styled as one.
+  if (length < 40 && AUTHOR_HEADING.test(text)) return 'author box';
   if (HEADING.test(tag)) {
     // "3 comments", "Leave a reply", "Customer reviews (2)"; a bare "Reviews" may be a section of
     // the article, but not on a page about something readers review (a product, a recipe).
@@ -462,7 +465,7 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
     // A place and date under a photo in a gallery's tile ("Dunkeld, November 2023") says when
     // and where the picture was taken: the caption's, not the article's dateline.
     if (reason === 'dateline' && besidePicture(element)) continue;
-    if (reason === 'thread heading' && !page.thread) {
+    if ((reason === 'thread heading' && !page.thread) || reason === 'author box') {
       // The thread is the heading and what follows it in its section.
       while (element.nextSibling) element.nextSibling.remove();
     }

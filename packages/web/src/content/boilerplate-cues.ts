@@ -15,7 +15,7 @@ export const AD_LABEL =
 
 /** Subscription, paywall and newsletter pitches. */
 export const SUBSCRIBE =
-  /\b(subscribe|subscription|subscriber|unsubscribe|sign up|newsletters?|in your inbox|unlimited access|free articles?|continue reading|abonnier\w*|abonnement|digital-?abo\w*|abo|weiterlesen|abonnez|inscri\w*|suscr[ií]b\w*|suscripci[oó]n|iscriviti|abbonati|abbonamento)\b|有料会員|会員登録|ニュースレター|メールでお届け/iu;
+  /\b(subscribe|subscription|subscriber|unsubscribe|sign up|newsletters?|in your inbox|unlimited access|free articles?|continue reading|abonnier\w*|abonnement|digital-?abo\w*|abo|weiterlesen|abonnez|inscri\w*|suscr[ií]b\w*|suscripci[oó]n|iscriviti|abbonati|abbonamento)\b|有料会員|会員登録|ニュースレター|メールでお届け|無料で(体験|お試し|読める)|月額プラン|订阅|客户端|下载.{0,6}(app|应用)|구독/iu;
 
 /** A paywall's pitch, which quotes a price and is still no part of the article. */
 export const PAYWALL_PITCH =
@@ -75,6 +75,10 @@ export const DATE = new RegExp(
 export const AGO =
   /\b\d+\s+(seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\s+ago\b|\bvor\s+\d+\s+(sekunden|minuten|stunden|tagen|wochen|monaten|jahren)\b|\bil y a\s+\d+|\bhace\s+\d+|\b\d+\s+(secondi|minuti|ore|giorni|settimane|mesi|anni)\s+fa\b|\d+\s*(秒|分|時間|日|週間|か月|年)前/iu;
 
+/** A heading over the author's box ("About the author", "この記事を書いた人", "作者简介"): what follows it in its section is the box. */
+export const AUTHOR_HEADING =
+  /^(about the (author|writer)|über (den autor|die autorin)|zum autor|à propos de l[’']auteur|sobre (el|la) autor[a]?|l[’']autore|この記事を書いた人|この記事の(著者|筆者)|著者(プロフィール|紹介)|筆者プロフィール|作者简介|关于作者|작성자 소개)\s*:?$/iu;
+
 /** A short author biography: "Jane Doe is a reporter who covers ...". */
 export const BIO =
   /^(\p{Lu}[\p{L}'’.-]+\s){1,3}(is|was|ist|war|est|es|è)\s.{0,60}\b(writer|journalist|reporter|editor|correspondent|columnist|contributor|redakteur\w*|journalist\w*|autor\w*|korrespondent\w*|rédact\w*|chroniqueu\w*|periodista|redactor\w*|giornalista|redattor\w*|corrispondente)\b/iu;
@@ -84,7 +88,7 @@ export const PAGER = /^(page|seite|página|pagina)\s+\d+\s+(of|von|de|di|sur)\s+
 
 /** Affiliate and sponsorship disclosures. */
 export const DISCLOSURE =
-  /\b(affiliate links?|disclosure policy|(may|might) earn (a )?(small )?commission|sponsored by|in partnership with|werbelinks?|liens? affiliés?|enlaces de afiliados|link di affiliazione)\b/iu;
+  /\b(affiliate links?|disclosure policy|(may|might) earn (a )?(small )?commission|sponsored by|in partnership with|werbelinks?|liens? affiliés?|enlaces de afiliados|link di affiliazione)\b|特别声明|免责声明|仅代表作者.{0,4}观点|不代表.{0,12}(观点|立场)|版权归.{0,12}所有|未经授权.{0,6}(禁止|不得)转载|無断転載/iu;
 
 /** Ratings and reaction counters: "4.9 from 63 votes", "3 Likes", "12 replies". */
 export const COUNTER =
