@@ -312,3 +312,23 @@ describe('boilerplate in Chinese and Japanese wording', () => {
     expect(reason('<h2>About the author’s first novel</h2>')).toBeNull();
   });
 });
+
+describe('a picture library’s captions and meta lines', () => {
+  it('trims the credit closing a caption, and leaves a paragraph’s own parentheses', () => {
+    const root = body(
+      `<div><p>${ARTICLE_PROSE}</p><p>${ARTICLE_PROSE}</p><figure><img src="/a.jpg" alt="Runners on Tower Bridge"><figcaption>Runners cross Tower Bridge. (Photo by Tolga Birkan/Getty Images)</figcaption></figure>` +
+        '<p>We thanked the runner (photo by the finish line) and left.</p></div>',
+    ).firstElementChild!;
+    pruneBoilerplate(root);
+    expect(textOf(root.querySelector('figcaption'))).toBe('Runners cross Tower Bridge.');
+    expect(textOf(root)).toContain('(photo by the finish line)');
+  });
+
+  it('reads usage terms, a date beside a count in cells of their own, and a rating out of 5 with its comments', () => {
+    const reason = (html: string) => boilerplateReason(body(html).firstElementChild!);
+    expect(reason('<div><span>Editorial #:</span> <span>2150188300</span><span>Editorial use only</span></div>')).toBe('credit');
+    expect(reason('<div><span>5 images</span><span>April 21, 2024</span></div>')).toBe('dateline');
+    expect(reason('<div><span>4.6/5</span><span>128 commentaires</span></div>')).toBe('rating');
+    expect(reason('<p>The editorial board met on April 21, 2024 to approve the new style guide for every desk.</p>')).toBeNull();
+  });
+});

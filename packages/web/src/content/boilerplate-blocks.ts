@@ -47,6 +47,8 @@ import {
   STEP_LABEL,
   SUBSCRIBE,
   TEASER_LABEL,
+  TRAILING_CREDIT,
+  USAGE_TERMS,
   THREAD_HEADING,
   WHO_IS_ONLINE,
 } from './boilerplate-cues';
@@ -247,11 +249,13 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 60 && COUNTER.test(text)) return 'counter';
   if (isRatingTally(text)) return 'rating';
   if (length < 120 && RATING.test(text)) return 'rating';
-  if (length < 120 && CREDIT.test(text)) return 'credit';
+  if (length < 120 && (CREDIT.test(text) || USAGE_TERMS.test(text))) return 'credit';
   if (length < 400 && BIO.test(text)) return 'author bio';
   if (length < 150 && (BYLINE_NAME.test(text) || BYLINE.test(text))) return 'byline';
+  // Read with the cells apart: "5 images" and "April 21, 2024" side by side are no word "imagesApril".
+  const cells = length < 150 ? spacedText(element) : text;
   const words = text.split(' ').length;
-  if (words <= 12 && (DATE.test(text) || AGO.test(text) || element.querySelector('time') !== null)) return 'dateline';
+  if (words <= 12 && (DATE.test(cells) || AGO.test(cells) || element.querySelector('time') !== null)) return 'dateline';
   // A social handle counts as a link: "Tried it? Tag us on Instagram @kitchen".
   if (length < 120 && SHARE.test(text) && (links >= 2 || linkDensity >= 0.5 || /(^|\s)@\w{2,}/.test(text))) return 'share block';
   if (length < 60 && PAGER.test(text)) return 'pager';
@@ -280,6 +284,21 @@ export function isPermalink(anchor: Element): boolean {
 
 /** A picture worth keeping: one that says what it shows, or a picture or video element (an unlabelled icon is none). */
 const PICTURE = 'img[alt]:not([alt=""]), picture, video';
+
+/**
+ * A credit at the end of a caption's own text ("... on April 21, 2024. (Photo by A. Name/Agency)",
+ * "(AP Photo/Name)"): the caption stays, its credit goes.
+ */
+function trimCaptionCredits(root: Element): void {
+  for (const caption of Array.from(root.querySelectorAll('figcaption, figure p'))) {
+    let last: Node | null = caption.lastChild;
+    while (last && last.nodeType === 1) last = last.lastChild;
+    if (!last || last.nodeType !== 3) continue;
+    const text = last.textContent ?? '';
+    const trimmed = text.replace(TRAILING_CREDIT, '');
+    if (trimmed !== text && trimmed.trim()) last.textContent = trimmed;
+  }
+}
 
 /** Text a member card's wrapper may add to its counts: the member's name, rank and a control or two. */
 const CARD_EXTRAS = 60;
@@ -449,6 +468,7 @@ function lastLeaf(root: Element): Element | null {
 export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
   const touched = new Set<Element>();
   removeCodeGutters(root);
+  trimCaptionCredits(root);
   if (page.shop) removeSaleRows(root);
   // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
   for (const anchor of Array.from(root.querySelectorAll('a[href^="#"]'))) if (isPermalink(anchor)) anchor.remove();

@@ -133,6 +133,13 @@ export const COPYRIGHT =
 export const CREDIT =
   /^(photo(graph)?s?|photography|(food|prop) styling|foto(s|grafie|grafía)?|images?|pictures?|bild(er)?|crédits?|credits?|illustrations?)\s*(by\b|:|©)/iu;
 
+/** A credit closing a caption, in parentheses: "(Photo by A. Name/Getty Images)", "(AP Photo/Name)", "(Foto: dpa)". */
+export const TRAILING_CREDIT =
+  /\s*\((AP |AFP |Reuters |EPA |dpa[- ])?(photo(graph)?s?|foto(s|grafía|grafia)?|image|picture|bild|illustration)\s*(by\b|:|\/)[^()]{1,80}\)\s*$/iu;
+
+/** An image library's terms and identifiers beside a picture ("Editorial use only", "Editorial #: 2150188300", "Royalty-free"). */
+export const USAGE_TERMS = /^(editorial #|image id|asset id)\s*:?\s*\d|\b(editorial use only|royalty[- ]free|rights[- ]managed)\b/iu;
+
 /** A price: a currency sign or code next to a number (kept: watches follow prices). */
 export const PRICE = /[£$€¥]\s?\d|\d\s?(€|eur|usd|gbp|chf)\b/iu;
 
@@ -207,7 +214,7 @@ export const SELLER_NOTICE =
  * that is nothing but these and numbers is a rating widget, whatever it is wrapped in.
  */
 const RATING_VOCABULARY =
-  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?)(?!\p{L})|件/giu;
+  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
 
 /** Whether `text` is a rating widget's line: a digit, a rating word, and nothing else but numbers. */
 export function isRatingTally(text: string): boolean {
