@@ -286,4 +286,17 @@ export function removeChrome(document: Document, data: StructuredData = readStru
   // the page's content, not its readers' say.
   const pageText = (body.textContent ?? '').length;
   removeAll(body, REVIEWS, (el) => isProtected(el) || (el.textContent ?? '').length > pageText * 0.5);
+  // A heading left standing is judged by its words from here on, not its name: Readability drops
+  // any element whose class merely contains "header" or "menu" ("groupheader", "functionsHeader").
+  for (const heading of Array.from(
+    body.querySelectorAll(
+      'h1[class], h2[class], h3[class], h4[class], h5[class], h6[class], h1[id], h2[id], h3[id], h4[id], h5[id], h6[id]',
+    ),
+  )) {
+    if (READABILITY_UNLIKELY.test(`${heading.getAttribute('class') ?? ''} ${heading.getAttribute('id') ?? ''}`)) forgetName(heading);
+  }
 }
+
+/** Readability's "unlikely candidate" names, matched anywhere in a class or id. */
+const READABILITY_UNLIKELY =
+  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;

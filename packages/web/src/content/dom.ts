@@ -2,6 +2,7 @@
  * A light DOM (linkedom) for page processing. linkedom is typed with its own classes; the rest of
  * this package works with the standard DOM types, so the cast happens here, once.
  */
+import { withImpliedTags } from './implied-tags';
 import { parseHTML, HTMLElement as LinkedomElement } from 'linkedom';
 import { flattenDeepNesting } from './flatten';
 
@@ -47,12 +48,7 @@ function ensureTableRows(): void {
 export function parseDocument(html: string): Document {
   ensureTableRows();
   // linkedom builds a well-formed document only from a full one.
-  const source = /<html[\s>]/i.test(html)
-    ? html
-    : /<body[\s>]/i.test(html)
-      ? `<!DOCTYPE html><html>${html}</html>`
-      : `<!DOCTYPE html><html><head></head><body>${html}</body></html>`;
-  const { document } = parseHTML(source);
+  const { document } = parseHTML(withImpliedTags(html));
   flattenDeepNesting(document.documentElement as unknown as Element);
   return document as unknown as Document;
 }
