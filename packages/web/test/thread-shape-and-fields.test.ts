@@ -332,3 +332,19 @@ describe('a picture library’s captions and meta lines', () => {
     expect(reason('<p>The editorial board met on April 21, 2024 to approve the new style guide for every desk.</p>')).toBeNull();
   });
 });
+
+describe('a pitch to follow the publisher', () => {
+  const reason = (html: string) => boilerplateReason(body(html).firstElementChild!);
+
+  it('goes, on its own or with its line of invitation', () => {
+    expect(reason('<p>Follow Sky News on WhatsApp</p>')).toBe('subscription pitch');
+    expect(
+      reason('<p>Keep up with all the latest news from the UK and around the world by following Sky News. <a href="/w">Tap here</a></p>'),
+    ).toBe('subscription pitch');
+  });
+
+  it('stays when it is the article’s own sentence', () => {
+    expect(reason('<p>Follow the river on foot for two miles and the old mill comes into view.</p>')).toBeNull();
+    expect(reason('<p>Join the queue on Facebook Marketplace, she said, and you will wait for weeks.</p>')).toBeNull();
+  });
+});

@@ -11,6 +11,7 @@ import {
   AD_LABEL,
   AGO,
   AUTHOR_HEADING,
+  FOLLOW_PITCH,
   BIO,
   BYLINE,
   BYLINE_NAME,
@@ -241,6 +242,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 200 && linkDensity >= 0.8) return 'teaser';
   if (length < 200 && links > 0 && TEASER_LABEL.test(text)) return 'teaser';
   if (length < 300 && SUBSCRIBE.test(text)) return 'subscription pitch';
+  if (length < 200 && FOLLOW_PITCH.test(text)) return 'subscription pitch';
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
   if (length < 60 && THREAD_INVITATION.test(text)) return 'call to action';

@@ -111,6 +111,10 @@ export const CALL_TO_ACTION =
 export const THREAD_INVITATION =
   /^((join|add to) the (discussion|conversation)|post a (comment|reply)|(log|sign) in to (reply|comment|post|vote))(?![\p{L}\p{N}])/iu;
 
+/** A pitch to follow the publisher on a network ("Follow Sky News on WhatsApp", "Keep up with the latest ... by following us"). */
+export const FOLLOW_PITCH =
+  /^(follow|join) [\p{L}\p{N} .&'’-]{1,40} on (whatsapp|instagram|x|twitter|facebook|threads|tiktok|telegram|google news|youtube|linkedin|bluesky)\s*[.!]?$|\bkeep up with (all )?the latest\b.{0,120}\b(by following|follow us|sign up|subscribe)/iu;
+
 /**
  * A thread's status: an answer's badge ("Best reply", "Accepted answer", "Solved") or a notice
  * that the thread is closed ("This thread has been locked"), judged on a short block only.
