@@ -44,6 +44,7 @@ const UNIT = [
   'packages/web/test/thread-and-shop-rules.test.ts',
   'packages/web/test/thread-shape-and-fields.test.ts',
   'packages/web/test/implied-tags.test.ts',
+  'packages/web/test/shop-and-recipe-shapes.test.ts',
   'packages/web/test/url-normalize.test.ts',
   'services/gateway/test/auth-units.test.ts',
   'services/gateway/test/parse-units.test.ts',

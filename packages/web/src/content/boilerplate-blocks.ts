@@ -206,6 +206,8 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5")
   // and a rating's line ("A star rating of 4.7 out of 5.") go.
   if (tag === 'SPAN') {
+    // A shop's notices are often spans of the buy box ("<span>Ships from United States.</span>").
+    if (page.shop === true && shopNotice) return 'shop notice';
     if (isSlideCounter(element, text) || isCaptionNumber(element, text)) return 'counter';
     return isRatingTally(text) ? 'rating' : null;
   }

@@ -37,7 +37,7 @@ export const BYLINE =
 
 /** A heading that opens a comment thread or a review section. */
 export const THREAD_HEADING =
-  /^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (reply|comment)|join the (discussion|conversation)|customer reviews?|reviews?|(customer |product )?ratings? (&|and) reviews?|(customer )?questions? (&|and) answers?|kommentare?|leserkommentare|commentaires?|réactions|comentarios?|commenti|コメント|レビュー)(\s*\(\d+\))?\s*:?$/iu;
+  /^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (reply|comment)|join the (discussion|conversation)|(customer|guest) reviews?|reviews?|(customer |guest |product )?ratings? (&|and) reviews?|(customer )?questions? (&|and) answers?|kommentare?|leserkommentare|commentaires?|réactions|comentarios?|commenti|コメント|レビュー)(\s*\(\d+\))?\s*:?$/iu;
 
 /**
  * A heading over what a shop puts beside every product: other products ("Customers also
@@ -45,7 +45,7 @@ export const THREAD_HEADING =
  * ("Description", "Specifications", "Materials & care") are not among them.
  */
 export const SHOP_SECTION_HEADING =
-  /^(customers (who (bought|viewed) this( item)? )?also (bought|viewed|liked|purchased)|frequently bought together|(related|similar|recommended) (products|items)|products related to this item|similar items( you (may|might) (also )?like)?|compare with similar items|sponsored products( related to this item)?|about (this|the) seller|you (may|might) also (like|love)|recently viewed( products| items)?|more from this (shop|store|seller|brand)|(shipping|delivery) (&|and|\/) returns?|returns? (&|and|\/) (shipping|delivery|exchanges)|(shipping|delivery|returns?) (policy|information|info)|kunden kauften auch|das könnte (dir|ihnen) auch gefallen|ähnliche (produkte|artikel)|versand (&|und) rückgabe|vous aimerez aussi|produits similaires|livraison (&|et) retours|te puede interesar|productos relacionados|envío y devoluciones|potrebbe piacerti anche|prodotti correlati|spedizione e resi)\s*:?$/iu;
+  /^(customers (who (bought|viewed) this( item)? )?also (bought|viewed|liked|purchased)|frequently bought together|(related|similar|recommended) (products|items)|products related to this item|similar items( you (may|might) (also )?like)?|compare with similar items|sponsored products( related to this item)?|about (this|the) seller|you (may|might) also (like|love)|recently viewed( products| items)?|more from this (shop|store|seller|brand)|questions|q\s?&\s?a|(shipping|delivery) (&|and|\/) returns?|returns? (&|and|\/) (shipping|delivery|exchanges)|(shipping|delivery|returns?) (policy|information|info)|kunden kauften auch|das könnte (dir|ihnen) auch gefallen|ähnliche (produkte|artikel)|versand (&|und) rückgabe|vous aimerez aussi|produits similaires|livraison (&|et) retours|te puede interesar|productos relacionados|envío y devoluciones|potrebbe piacerti anche|prodotti correlati|spedizione e resi)\s*:?$/iu;
 
 const MONTH = [
   'january february march april may june july august september october november december',
@@ -210,7 +210,7 @@ export const SHOP_NOTICE =
  * "You save $15.00"): trusted on a shop page only, where a short line so worded is the buy box's.
  */
 export const SELLER_NOTICE =
-  /^((sold|shipped|fulfilled) (and|&) (shipped|sold|fulfilled) by|sold by|(ships|dispatch(es|ed)?|shipped|sent) from|fulfilled by|(standard|express|next[- ]day|same[- ]day|home|economy|click (&|and) collect) (delivery|shipping|postage|collection)|(delivery|pickup|collection|click (&|and) collect) available|(vat|taxes?|tax|gst) (included|incl\.?)|(incl\.?|including|excl\.?|excluding|plus) (vat|tax|taxes|gst|shipping|postage)|price when purchased online|secure (payment|transaction)s?|you save|inkl\.? (mwst|ust)|(mwst|ust)\.? inkl|tva incluse|iva incluid[ao]|iva inclusa)(?!\p{Ll})/iu;
+  /^((sold|shipped|fulfilled) (and|&) (shipped|sold|fulfilled) by|sold by|(ships|dispatch(es|ed)?|shipped|sent) from|fulfilled by|(standard|express|next[- ]day|same[- ]day|home|economy|click (&|and) collect) (delivery|shipping|postage|collection)|(delivery|pickup|collection|click (&|and) collect) available|(vat|taxes?|tax|gst) (included|incl\.?)|(incl\.?|including|excl\.?|excluding|plus) (vat|tax|taxes|gst|shipping|postage)|(price )?when purchased online|get it (by|on|between)|arrives (by|on|between)|ready (for pickup )?(within|in|by|today|tomorrow)|free (with|on|over) [^.]{0,20}\borders?|(available[,.]?\s*)?delivery time|return policy|secure (payment|transaction)s?|(you )?save\s*:?\s*[£$€\d]|inkl\.? (mwst|ust)|(mwst|ust)\.? inkl|tva incluse|iva incluid[ao]|iva inclusa)(?!\p{Ll})/iu;
 
 /**
  * The vocabulary of a rating summary and its counts ("4.3 out of 5 Stars. 1287 reviews (1,287)",
@@ -218,7 +218,7 @@ export const SELLER_NOTICE =
  * that is nothing but these and numbers is a rating widget, whatever it is wrapped in.
  */
 const RATING_VOCABULARY =
-  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
+  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|questions?|q\s?&\s?a|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
 
 /** Whether `text` is a rating widget's line: a digit, a rating word, and nothing else but numbers. */
 export function isRatingTally(text: string): boolean {
@@ -273,7 +273,7 @@ export const PRICE_LABEL =
  * number 205.518.73"): the shop's stock-keeping, one code with a digit after the label.
  */
 export const PRODUCT_CODE =
-  /^(sku|item (no\.?|number|#)|article (no\.?|number)|art\.?[- ]?nr\.?|artikelnummer|product (code|id)|style (no\.?|number|#)|réf(érence)?\.?|ref\.?)\s*[:#]?\s*(?=[\p{L}\d.\-/]*\d)[\p{L}\d][\p{L}\d.\-/]*$/iu;
+  /^(sku|item (no\.?|number|#)|article (no\.?|number)|art\.?[- ]?nr\.?|artikelnummer|product (code|id|number)|style (no\.?|number|#)|réf(érence)?\.?|ref\.?)\s*[:#]?\s*(?=[\p{L}\d.\-/]*\d)[\p{L}\d][\p{L}\d.\-/]*$/iu;
 
 /**
  * A recipe card's controls and their labels, left as text once the buttons go ("Prevent your

@@ -10,6 +10,7 @@ import { HIDDEN_STYLE, linkTextLength } from './dom';
 import { removeFormBoxes } from './form-boxes';
 import { revealHiddenSlides } from './hidden-slides';
 import { unwrapHeadingButtons } from './heading-buttons';
+import { keepChecklistLabels } from './checklists';
 import { isSiteNameHeading } from './site-name';
 import { repliesShareThePostTemplate } from './discussion';
 import { declaresDiscussion, readStructuredData, type StructuredData } from './structured-data';
@@ -223,6 +224,7 @@ export function removeChrome(document: Document, data: StructuredData = readStru
   // Before the controls go: a newsletter box is known by its email field.
   removeFormBoxes(body, protectedBy(contentAnchors(body)));
   unwrapHeadingButtons(body);
+  keepChecklistLabels(body);
   removeAll(body, NOT_CONTENT);
   removeAll(body, '[style]', (el) => !HIDDEN_STYLE.test(el.getAttribute('style') ?? ''));
   // Landmarks go, except a note or callout inside the article, and a header that belongs to the

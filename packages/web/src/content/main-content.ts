@@ -10,7 +10,7 @@ import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 import { isSiteNameHeading } from './site-name';
 import { removeTitleRepeats } from './title-repeats';
 import { declaresRecipe, isShopPage, readStructuredData } from './structured-data';
-import { probeOf, quotedBlocks, restoreMissingPosts, restoreQuotedBlocks, standfirstBlock } from './coverage';
+import { comparable, probeOf, quotedBlocks, restoreMissingPosts, restoreQuotedBlocks, standfirstBlock } from './coverage';
 import { threadPosts } from './discussion';
 import { separateFields } from './fields';
 import { missesIngredients } from './recipe-coverage';
@@ -96,16 +96,68 @@ function ensureTitleHeading(root: Element, title: string): void {
   root.insertBefore(heading, root.firstChild);
 }
 
-function fallbackContent(html: string, pageUrl: string, prepare: ((document: Document) => void) | undefined): Element {
+function cleanedDocument(html: string, pageUrl: string, prepare: ((document: Document) => void) | undefined): Document {
   const document = parseDocument(html);
   prepare?.(document);
   absolutize(document, baseUrlOf(document, pageUrl));
   removeChrome(document);
   if (document.body) separateFields(document.body);
-  const container = semanticContainer(document) ?? document.body;
+  return document;
+}
+
+/** A detached root holding `container`'s children. */
+function rootOf(document: Document, container: Element | null): Element {
   const root = document.createElement('div');
   for (const child of Array.from(container?.childNodes ?? [])) root.appendChild(child);
   return root;
+}
+
+function fallbackContent(html: string, pageUrl: string, prepare: ((document: Document) => void) | undefined): Element {
+  const document = cleanedDocument(html, pageUrl, prepare);
+  return rootOf(document, semanticContainer(document) ?? document.body);
+}
+
+/** Characters of a paragraph of Readability's pick that tell where it sits in the page. */
+const MIN_PROBE = 60;
+/** How much more text than Readability's pick the product's block holds, to be taken instead. */
+const MORE_THAN_PICK = 1.3;
+
+/** Items of a list of a product's features, at least, each this long: a buy box's "30-day returns" is no feature. */
+const MIN_FEATURES = 3;
+const FEATURE_TEXT = 20;
+
+/** A spec table (label and value rows), or a list of a product's features (sentences, not links). */
+function isSpecOrFeatures(element: Element): boolean {
+  if (element.tagName === 'TABLE') return element.querySelectorAll('tr').length >= 2 && element.querySelector('th, td') !== null;
+  const items = Array.from(element.children).filter((child) => child.tagName === 'LI');
+  return items.length >= MIN_FEATURES && items.every((item) => textOf(item).length >= FEATURE_TEXT && item.querySelector('a') === null);
+}
+
+/**
+ * A product page's block: the smallest element holding both the product's title (the page's
+ * only h1) and the description Readability picked. Readability scores the description's box
+ * (its paragraphs) and leaves out what stands beside it: the title's block with the feature
+ * bullets and the price, and the spec table in the next tab panel. Null when the pick already
+ * holds about all of it, when it holds no spec table or feature list the pick lacks (only the
+ * buy box), or the two meet only at the page's body.
+ */
+function productBlock(html: string, pageUrl: string, prepare: ((document: Document) => void) | undefined, pick: Element): Element | null {
+  const probe = Array.from(pick.querySelectorAll('p'))
+    .map((p) => comparable(p.textContent ?? ''))
+    .find((text) => text.length >= MIN_PROBE);
+  if (!probe) return null;
+  const document = cleanedDocument(html, pageUrl, prepare);
+  const headings = Array.from(document.querySelectorAll('h1')).filter((h) => !isSiteNameHeading(h, document));
+  if (headings.length !== 1) return null;
+  const paragraph = Array.from(document.querySelectorAll('p')).find((p) => comparable(p.textContent ?? '') === probe);
+  let block: Element | null = paragraph ?? null;
+  while (block && !block.contains(headings[0]!)) block = block.parentElement;
+  if (!block || block === document.body || block === document.documentElement) return null;
+  if (textOf(block).length < collapseSpace(pick.textContent ?? '').length * MORE_THAN_PICK) return null;
+  const picked = comparable(pick.textContent ?? '');
+  const missing = (element: Element) => !picked.includes(comparable(element.textContent ?? ''));
+  if (!Array.from(block.querySelectorAll('table, ul, ol')).some((el) => missing(el) && isSpecOrFeatures(el))) return null;
+  return rootOf(document, block);
 }
 
 /**
@@ -153,6 +205,14 @@ export function extractMainContent(
     (containerText > articleText * 2 && articleText < 1500) ||
     missesIngredients(data.ingredients, article?.textContent ?? '', containerContent);
 
+  // On a shop page, the product's block around Readability's pick of its description.
+  const product = article?.content && !tooLittle && shop ? productBlock(html, pageUrl, prepare, article.content) : null;
+  if (product) {
+    pruneBoilerplate(product, page);
+    ensureTitleHeading(product, title);
+    removeTitleRepeats(product, title);
+    return { title, root: product, source: 'fallback' };
+  }
   if (article?.content && !tooLittle) {
     restoreQuotedBlocks(article.content, quoted);
     restoreMissingPosts(article.content, posts);
