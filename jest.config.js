@@ -45,6 +45,7 @@ const UNIT = [
   'packages/web/test/thread-shape-and-fields.test.ts',
   'packages/web/test/implied-tags.test.ts',
   'packages/web/test/shop-and-recipe-shapes.test.ts',
+  'packages/web/test/content-must-keep.test.ts',
   'packages/web/test/url-normalize.test.ts',
   'services/gateway/test/auth-units.test.ts',
   'services/gateway/test/parse-units.test.ts',

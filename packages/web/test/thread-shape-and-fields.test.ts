@@ -99,21 +99,22 @@ describe('a thread told by the shape of its posts', () => {
 });
 
 describe('a thread’s status labels', () => {
-  it('drops an answer’s badge and a closed-thread notice', () => {
+  it('drops an answer’s badge, and a closed-thread notice on a thread page', () => {
     expect(boilerplateReason(body('<div>Best reply</div>').firstElementChild!)).toBe('thread status');
     expect(boilerplateReason(body('<div>Accepted answer</div>').firstElementChild!)).toBe('thread status');
-    expect(
-      boilerplateReason(
-        body('<p>This thread has been closed by the system or the community team. You may vote for helpful posts.</p>').firstElementChild!,
-      ),
-    ).toBe('thread status');
+    const notice = () =>
+      body('<p>This thread has been closed by the system or the community team. You may vote for helpful posts.</p>').firstElementChild!;
+    expect(boilerplateReason(notice(), Infinity, { thread: true })).toBe('thread status');
+    expect(boilerplateReason(notice())).toBeNull();
   });
 
-  it('keeps a sentence that says a problem was solved', () => {
+  it('keeps a sentence that says a problem was solved, or a question closed', () => {
     expect(boilerplateReason(body('<p>Solved it by replacing the capacitor on the main board.</p>').firstElementChild!)).toBeNull();
-    expect(boilerplateReason(body('<p>This thread was closed for years before anyone found the fix.</p>').firstElementChild!)).toBe(
-      'thread status',
-    );
+    expect(
+      boilerplateReason(
+        body('<p>This question was closed by the 1998 ruling, which settled who owns the river bed.</p>').firstElementChild!,
+      ),
+    ).toBeNull();
   });
 });
 

@@ -11,12 +11,14 @@ import {
   AD_LABEL,
   AGO,
   AUTHOR_HEADING,
+  FOLLOW_INVITATION,
   FOLLOW_PITCH,
   BIO,
   BYLINE,
   BYLINE_NAME,
   CALL_TO_ACTION,
   THREAD_INVITATION,
+  THREAD_CLOSED,
   THREAD_STATUS,
   COPYRIGHT,
   COUNTED,
@@ -94,9 +96,9 @@ const RECIPE_META = /^(servings|serves|yield|makes|portions?|portionen|personnes
  * (`<div><div>Aspect Ratio</div><div>16:9</div></div>`): a number that has its label beside it.
  */
 function isLabelledValue(element: Element): boolean {
-  const row = element.parentElement;
   const label = element.previousElementSibling;
-  if (!row || !label || row.children.length !== 2 || label.tagName === 'A') return false;
+  // A row of two: the label and the value (read from the neighbours: a long row's child list costs a walk).
+  if (!label || label.previousElementSibling || element.nextElementSibling || label.tagName === 'A') return false;
   const name = textOf(label);
   return name.length > 0 && name.length <= 40 && /\p{L}/u.test(name) && linkTextLength(label) === 0 && !RECIPE_META.test(name);
 }
@@ -200,9 +202,11 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 12 && (tag === 'SPAN' || HEADING.test(tag)) && STEP_LABEL.test(text) && element.closest('ol > li') !== null)
     return 'step label';
   // A recipe card's control labels, on a page about something readers cook or buy.
-  if (page.reviewed === true && length < 60 && RECIPE_CONTROL.test(text)) return 'recipe control';
+  // A value after its label ("Optical zoom: <span>3x</span>", "Condition: <span>New</span>") is the product's.
+  const labelled = () => isLabelledValue(element) || /:\s*$/.test(element.previousSibling?.textContent ?? '');
+  if (page.reviewed === true && length < 60 && RECIPE_CONTROL.test(text) && !labelled()) return 'recipe control';
   // A shop's price labels, badges and item codes, spans or blocks.
-  if (page.shop === true && length < 40 && (PRICE_LABEL.test(text) || PRODUCT_CODE.test(spaced))) return 'shop label';
+  if (page.shop === true && length < 40 && ((PRICE_LABEL.test(text) && !labelled()) || PRODUCT_CODE.test(spaced))) return 'shop label';
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5")
   // and a rating's line ("A star rating of 4.7 out of 5.") go.
   if (tag === 'SPAN') {
@@ -244,12 +248,13 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 200 && linkDensity >= 0.8) return 'teaser';
   if (length < 200 && links > 0 && TEASER_LABEL.test(text)) return 'teaser';
   if (length < 300 && SUBSCRIBE.test(text)) return 'subscription pitch';
-  if (length < 200 && FOLLOW_PITCH.test(text)) return 'subscription pitch';
+  if (length < 200 && (FOLLOW_PITCH.test(text) || FOLLOW_INVITATION.test(text))) return 'subscription pitch';
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
   if (length < 60 && THREAD_INVITATION.test(text)) return 'call to action';
   if (length < 10 && POST_CONTROL.test(text)) return 'post control';
-  if ((length < 40 || (length < 200 && /^this /i.test(text))) && THREAD_STATUS.test(text)) return 'thread status';
+  if (length < 40 && THREAD_STATUS.test(text)) return 'thread status';
+  if (page.thread === true && length < 200 && THREAD_CLOSED.test(text)) return 'thread status';
   if (length < 60 && COUNTER.test(text)) return 'counter';
   if (isRatingTally(text)) return 'rating';
   if (length < 120 && RATING.test(text)) return 'rating';
@@ -298,9 +303,11 @@ function trimCaptionCredits(root: Element): void {
     let last: Node | null = caption.lastChild;
     while (last && last.nodeType === 1) last = last.lastChild;
     if (!last || last.nodeType !== 3) continue;
-    const text = last.textContent ?? '';
-    const trimmed = text.replace(TRAILING_CREDIT, '');
-    if (trimmed !== text && trimmed.trim()) last.textContent = trimmed;
+    const text = (last.textContent ?? '').trimEnd();
+    const open = text.lastIndexOf('(');
+    if (open <= 0 || !text.endsWith(')') || !TRAILING_CREDIT.test(text.slice(open))) continue;
+    const kept = text.slice(0, open).trimEnd();
+    if (kept) last.textContent = kept;
   }
 }
 
@@ -327,6 +334,73 @@ function isLayoutTable(table: Element): boolean {
   return table.querySelector('table') !== null || Array.from(table.querySelectorAll('div, p')).some((block) => textOf(block).length >= 200);
 }
 
+/**
+ * Removes what follows `heading` in its section up to the next heading of its rank or higher (a
+ * paragraph styled as a heading is outranked by any heading): the box it titles, not the
+ * article's sections after it.
+ */
+function removeUntilHeading(heading: Element): void {
+  const rank = HEADING.test(heading.tagName) ? Number(heading.tagName[1]) : 7;
+  const outranks = Array.from({ length: Math.min(rank, 6) }, (_, i) => `h${i + 1}`).join(', ');
+  while (heading.nextSibling) {
+    const next = heading.nextSibling;
+    if (next.nodeType === 1 && ((next as Element).matches(outranks) || (next as Element).querySelector(outranks))) break;
+    next.remove();
+  }
+}
+
+/** Tags that start a line of their own. */
+const LINE_TAGS = new Set([
+  'DIV',
+  'P',
+  'SECTION',
+  'ARTICLE',
+  'TABLE',
+  'UL',
+  'OL',
+  'DL',
+  'BLOCKQUOTE',
+  'PRE',
+  'HR',
+  'BR',
+  'FIGURE',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+]);
+
+/** Whether `node` is whitespace, or an element with nothing to read. */
+function blank(node: Node): boolean {
+  return !/\S/.test(node.textContent ?? '') && (node.nodeType !== 1 || !(node as Element).querySelector('img'));
+}
+
+/** The one node with something in it that `parent` holds, or null when it holds more or none. */
+function onlyContent(parent: Element): Node | null {
+  let found: Node | null = null;
+  for (let child = parent.firstChild; child; child = child.nextSibling) {
+    if (blank(child)) continue;
+    if (found) return null;
+    found = child;
+  }
+  return found;
+}
+
+/**
+ * Whether `element` is a line of its own: its nearest neighbours with something in them are
+ * lines too, or there are none ("In <span>Settings</span>, ..." is a word of a sentence).
+ */
+function standsAlone(element: Element): boolean {
+  const isLine = (node: Node | null) => node === null || (node.nodeType === 1 && LINE_TAGS.has((node as Element).tagName));
+  let before = element.previousSibling;
+  while (before && blank(before)) before = before.previousSibling;
+  let after = element.nextSibling;
+  while (after && blank(after)) after = after.nextSibling;
+  return isLine(before) && isLine(after);
+}
+
 /** Lines longer than this are a post's words even when two posts say them. */
 const MAX_REPEATED = 150;
 
@@ -346,8 +420,11 @@ function removeRepeatedLines(root: Element, touched: Set<Element>): void {
     const text = textOf(element);
     if (text.length < 2 || text.length > MAX_REPEATED) continue;
     // A line is counted once, by its outermost element ("<p><span>line</span></p>" is one line).
+    // Counted by its outermost element: "<div><span>line</span></div>" is one line (the div's).
     const parent = element.parentElement;
-    if (parent && /^(DIV|SPAN|P)$/.test(parent.tagName) && textOf(parent) === text) continue;
+    if (parent && /^(DIV|SPAN|P)$/.test(parent.tagName) && onlyContent(parent) === element) continue;
+    // Whole lines only: a word marked up twice inside sentences ("In <span>Settings</span>, ...") is the sentence's.
+    if (!standsAlone(element)) continue;
     byText.set(text, [...(byText.get(text) ?? []), element]);
   }
   for (const elements of byText.values()) {
@@ -489,10 +566,11 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
     // A place and date under a photo in a gallery's tile ("Dunkeld, November 2023") says when
     // and where the picture was taken: the caption's, not the article's dateline.
     if (reason === 'dateline' && besidePicture(element)) continue;
-    if ((reason === 'thread heading' && !page.thread) || reason === 'author box') {
+    if (reason === 'thread heading' && !page.thread) {
       // The thread is the heading and what follows it in its section.
       while (element.nextSibling) element.nextSibling.remove();
     }
+    if (reason === 'author box') removeUntilHeading(element);
     if (reason === 'shop section') {
       if (!page.shop) continue;
       removeSection(element, touched);

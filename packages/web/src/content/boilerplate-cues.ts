@@ -15,7 +15,7 @@ export const AD_LABEL =
 
 /** Subscription, paywall and newsletter pitches. */
 export const SUBSCRIBE =
-  /\b(subscribe|subscription|subscriber|unsubscribe|sign up|newsletters?|in your inbox|unlimited access|free articles?|continue reading|abonnier\w*|abonnement|digital-?abo\w*|abo|weiterlesen|abonnez|inscri\w*|suscr[ií]b\w*|suscripci[oó]n|iscriviti|abbonati|abbonamento)\b|有料会員|会員登録|ニュースレター|メールでお届け|無料で(体験|お試し|読める)|月額プラン|订阅|客户端|下载.{0,6}(app|应用)|구독/iu;
+  /\b(subscribe|subscription|subscriber|unsubscribe|sign up|newsletters?|in your inbox|unlimited access|free articles?|continue reading|abonnier\w*|abonnement|digital-?abo\w*|abo|weiterlesen|abonnez|inscri\w*|suscr[ií]b\w*|suscripci[oó]n|iscriviti|abbonati|abbonamento)\b|有料会員|会員登録|ニュースレター|メールでお届け|無料で(体験|お試し|読める)|月額プラン|订阅(我们|本号|公众号)|扫码(关注|订阅|下载)|^[\p{L}]{0,8}客户端[：:]|下载.{0,8}客户端/iu;
 
 /** A paywall's pitch, which quotes a price and is still no part of the article. */
 export const PAYWALL_PITCH =
@@ -67,7 +67,7 @@ const MONTH_WORD = `(?<![\\p{L}\\p{N}])(${MONTH})(?![\\p{L}\\p{N}])\\.?`;
  * threads stamp this year's posts).
  */
 export const DATE = new RegExp(
-  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?${MONTH_WORD}\\s+(de\\s+)?\\d{4}\\b|${MONTH_WORD}\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}\\b|\\b\\d{1,2}[-./]\\d{1,2}[-./]\\d{4}\\b|^((posted|asked|answered|edited|modified|updated|replied)\\s+(on\\s+)?)?${MONTH_WORD}\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+(at\\s+)?\\d{1,2}:\\d{2}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
+  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?${MONTH_WORD}\\s+(de\\s+)?\\d{4}\\b|${MONTH_WORD}\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}-\\d{1,2}-\\d{1,2}\\b|\\b\\d{4}\/\\d{1,2}\\/\\d{1,2}\\b|\\b\\d{4}\\.\\d{2}\\.\\d{2}\\b|\\b\\d{1,2}[-./]\\d{1,2}[-./]\\d{4}\\b|^((posted|asked|answered|edited|modified|updated|replied)\\s+(on\\s+)?)?${MONTH_WORD}\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+(at\\s+)?\\d{1,2}:\\d{2}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
   'iu',
 );
 
@@ -88,7 +88,7 @@ export const PAGER = /^(page|seite|página|pagina)\s+\d+\s+(of|von|de|di|sur)\s+
 
 /** Affiliate and sponsorship disclosures. */
 export const DISCLOSURE =
-  /\b(affiliate links?|disclosure policy|(may|might) earn (a )?(small )?commission|sponsored by|in partnership with|werbelinks?|liens? affiliés?|enlaces de afiliados|link di affiliazione)\b|特别声明|免责声明|仅代表作者.{0,4}观点|不代表.{0,12}(观点|立场)|版权归.{0,12}所有|未经授权.{0,6}(禁止|不得)转载|無断転載/iu;
+  /\b(affiliate links?|disclosure policy|(may|might) earn (a )?(small )?commission|sponsored by|in partnership with|werbelinks?|liens? affiliés?|enlaces de afiliados|link di affiliazione)\b|^(特别声明|免责声明)|仅代表作者(本人)?观点|版权归.{0,12}所有|未经授权.{0,6}(禁止|不得)转载|無断転載/iu;
 
 /** Ratings and reaction counters: "4.9 from 63 votes", "3 Likes", "12 replies". */
 export const COUNTER =
@@ -113,14 +113,18 @@ export const THREAD_INVITATION =
 
 /** A pitch to follow the publisher on a network ("Follow Sky News on WhatsApp", "Keep up with the latest ... by following us"). */
 export const FOLLOW_PITCH =
-  /^(follow|join) [\p{L}\p{N} .&'’-]{1,40} on (whatsapp|instagram|x|twitter|facebook|threads|tiktok|telegram|google news|youtube|linkedin|bluesky)\s*[.!]?$|\bkeep up with (all )?the latest\b.{0,120}\b(by following|follow us|sign up|subscribe)/iu;
+  /^(follow|join) [\p{L}\p{N} .&'’-]{1,40} on (whatsapp|instagram|x|twitter|facebook|threads|tiktok|telegram|google news|youtube|linkedin|bluesky)\s*[.!]?$/iu;
+/** Its longer form, naming who to follow (case matters: "by following Sky News", not "by following the steps"). */
+export const FOLLOW_INVITATION = /\b[Kk]eep up with (all )?the latest\b.{0,120}\b(by following (us\b|\p{Lu})|follow us\b)/u;
 
 /**
- * A thread's status: an answer's badge ("Best reply", "Accepted answer", "Solved") or a notice
- * that the thread is closed ("This thread has been locked"), judged on a short block only.
+ * An answer's badge ("Best reply", "Accepted answer", "Solved"), judged on a short block only.
  */
 export const THREAD_STATUS =
-  /^(solved|resolved|answered|best (reply|answer)|accepted( answer| solution)?|top answer|(recommended|verified|chosen) (answer|reply|solution)|this (thread|topic|question) (has been|was|is) (closed|locked|archived)\b.*)$/iu;
+  /^(solved|resolved|answered|best (reply|answer)|accepted( answer| solution)?|top answer|(recommended|verified|chosen) (answer|reply|solution))$/iu;
+
+/** A thread's closed notice ("This thread has been locked ..."): judged on a thread page only. */
+export const THREAD_CLOSED = /^this (thread|topic|question) (has been|was|is) (closed|locked|archived)\b/iu;
 
 /** Counts with what they count ("288 points", "(2 children)", "12 replies"): what is left without them says whether a line is only counters. */
 export const COUNTED =
@@ -137,12 +141,12 @@ export const COPYRIGHT =
 export const CREDIT =
   /^(photo(graph)?s?|photography|(food|prop) styling|foto(s|grafie|grafía)?|images?|pictures?|bild(er)?|crédits?|credits?|illustrations?)\s*(by\b|:|©)/iu;
 
-/** A credit closing a caption, in parentheses: "(Photo by A. Name/Getty Images)", "(AP Photo/Name)", "(Foto: dpa)". */
+/** A credit closing a caption, in parentheses (tested on the caption's last parenthesis on): "(Photo by A. Name/Getty Images)", "(AP Photo/Name)", "(Foto: dpa)". */
 export const TRAILING_CREDIT =
-  /\s*\((AP |AFP |Reuters |EPA |dpa[- ])?(photo(graph)?s?|foto(s|grafía|grafia)?|image|picture|bild|illustration)\s*(by\b|:|\/)[^()]{1,80}\)\s*$/iu;
+  /^\((AP |AFP |Reuters |EPA |dpa[- ])?(photo(graph)?s?|foto(s|grafía|grafia)?|image|picture|bild|illustration)\s*(by\b|:|\/)[^()]{1,80}\)$/iu;
 
 /** An image library's terms and identifiers beside a picture ("Editorial use only", "Editorial #: 2150188300", "Royalty-free"). */
-export const USAGE_TERMS = /^(editorial #|image id|asset id)\s*:?\s*\d|\b(editorial use only|royalty[- ]free|rights[- ]managed)\b/iu;
+export const USAGE_TERMS = /^(editorial #|image id|asset id)\s*:?\s*\d|^(editorial use only|royalty[- ]free|rights[- ]managed)\.?$/iu;
 
 /** A price: a currency sign or code next to a number (kept: watches follow prices). */
 export const PRICE = /[£$€¥]\s?\d|\d\s?(€|eur|usd|gbp|chf)\b/iu;

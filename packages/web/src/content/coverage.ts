@@ -72,22 +72,42 @@ export function restoreQuotedBlocks(root: Element, blocks: readonly Element[]): 
   }
 }
 
+/** Blocks that hold a post's lines in Readability's content. */
+const LEAF_BLOCKS = 'p, li, td, pre, blockquote, dd, div';
+
 /**
- * Appends to `root` each of a thread's posts (copies taken before Readability, in page order)
- * the content lacks after the first one it holds: Readability chose one answer's box, and the
- * answers after it are the thread too. What comes before it (a sidebar's blurb made by the same
- * template) is not brought back.
+ * Puts back the thread's posts (copies taken before Readability, in page order) that the content
+ * lacks, each after the post before it: Readability chose one answer's box, or cleaned away a
+ * short reply between two it kept, and those are the thread too. Posts before the first one the
+ * content holds (a sidebar's blurb made by the same template) are not brought back.
  */
 export function restoreMissingPosts(root: Element, posts: readonly Element[]): void {
   if (posts.length === 0) return;
   const have = comparable(root.textContent ?? '');
-  let inThread = false;
+  const leaves = Array.from(root.querySelectorAll(LEAF_BLOCKS)).filter((leaf) => !leaf.querySelector(LEAF_BLOCKS));
+  const leafText = leaves.map((leaf) => comparable(leaf.textContent ?? ''));
+  let cursor = 0;
+  let anchor: Element | null = null;
   for (const post of posts) {
-    // Its start or its end: a quoted post's attribution or a signature may have been cut.
     const text = comparable(post.textContent ?? '');
     if (!text) continue;
-    if (have.includes(text.slice(0, PROBE)) || have.includes(text.slice(-PROBE))) inThread = true;
-    else if (inThread) root.appendChild(withoutNames(post));
+    // Held if its start or its end is there: a quoted post's attribution or a signature may have been cut.
+    if (have.includes(text.slice(0, PROBE)) || have.includes(text.slice(-PROBE))) {
+      // Its last line, looked for from the previous post's on: where the next missing post goes.
+      const tail = text.slice(-30);
+      for (let index = cursor; index < leaves.length; index++) {
+        const line = leafText[index]!;
+        if (line.includes(tail) || (line.length >= 8 && text.endsWith(line))) {
+          anchor = leaves[index]!.closest('table, ul, ol, dl') ?? leaves[index]!;
+          cursor = index + 1;
+          break;
+        }
+      }
+    } else if (anchor) {
+      const copy = withoutNames(post);
+      anchor.after(copy);
+      anchor = copy;
+    }
   }
 }
 

@@ -12,7 +12,7 @@ import { textOf } from './dom';
 /** Characters of its own text that make an element a post body rather than a label. */
 const MIN_BODY = 40;
 /** Replies in the same template as the opening post that make a thread. */
-const MIN_REPLIES = 2;
+export const MIN_REPLIES = 2;
 
 /** Text an element holds itself: its text nodes and its paragraphs (phpBB writes posts with <br>s, most with <p>s). */
 function ownTextLength(element: Element): number {
@@ -89,6 +89,9 @@ export function repliesShareThePostTemplate(body: Element, isCommentBox: (elemen
 
 /** Share of class names two blocks must have in common to be one template's ("question__body post-body", "answer__body post-body"). */
 const ALIKE = 0.5;
+/** Elements whose text is no page text (a script's JSON may be the longest "block" of a page). */
+const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'TEXTAREA']);
+
 /** Tags a post's body is written in (a label's span or a list's item is no post). */
 const POST_TAGS = new Set(['DIV', 'SECTION', 'ARTICLE', 'TD', 'BLOCKQUOTE']);
 /** Own text of a post body short enough to be a label, not a reply ("· Pastry chef"). */
@@ -105,8 +108,9 @@ function alike(a: Element, aClasses: readonly string[], b: Element): boolean {
  * The posts of a thread told by its shape alone, when nothing names its replies as comments: the
  * block holding the page's longest post and at least {@link MIN_REPLIES} others are made by one
  * template (most class names in common: Apple's "question__body post-body" and "answer__body
- * post-body", Quora's answers), each in a post box of its own (no two share a parent: an
- * article's body cut into sibling blocks is one post). Returns the post bodies in page order,
+ * post-body", Quora's answers), each in a post box of its own beside its author's name or its
+ * controls (an article's paragraphs, in wrappers of their own or not, share one box: the
+ * article). Returns the post bodies in page order,
  * or none when the page is no such thread (an article's body and its comments are made by
  * different templates).
  */
@@ -114,6 +118,7 @@ export function threadPosts(body: Element): Element[] {
   let longest: { element: Element; length: number } | undefined;
   const blocks: Array<{ element: Element; length: number }> = [];
   for (const element of Array.from(body.querySelectorAll('*'))) {
+    if (NOT_TEXT.has(element.tagName)) continue;
     const length = ownTextLength(element);
     if (length < MIN_POST) continue;
     // The longest block may have no class (an article's body): then it is no thread's post.
@@ -124,14 +129,36 @@ export function threadPosts(body: Element): Element[] {
   const classes = templateClasses(longest.element);
   if (classes.length === 0) return [];
   const posts: Element[] = [];
-  const parents = new Set<Element | null>();
   for (const { element } of blocks) {
     if (element !== longest.element && !alike(longest.element, classes, element)) continue;
     // A post's body inside another's (a quoted post) is part of that post.
     if (posts.some((post) => post.contains(element))) continue;
-    if (parents.has(element.parentElement)) return [];
-    parents.add(element.parentElement);
     posts.push(element);
   }
-  return posts.length > MIN_REPLIES ? posts : [];
+  // Each post in a box of its own, beside its author's name or its controls: an article's
+  // paragraphs, however wrapped, share one box (the article), and so do a sidebar's teasers.
+  const boxes = new Map<Element | null, number>();
+  const boxOf = new Map(posts.map((post) => [post, postBox(post)]));
+  for (const box of boxOf.values()) boxes.set(box, (boxes.get(box) ?? 0) + 1);
+  const boxed = posts.filter((post) => {
+    const box = boxOf.get(post) ?? null;
+    return box !== null && boxes.get(box) === 1;
+  });
+  return boxed.length > MIN_REPLIES && boxed.includes(longest.element) ? boxed : [];
+}
+
+/** Levels above a post's body its box may be (Quora's answer text sits five wrappers deep). */
+const MAX_BOX_DEPTH = 8;
+
+/** The nearest element around `post` that holds something besides it (an author card, a vote count), or null. */
+function postBox(post: Element): Element | null {
+  let node = post;
+  for (let depth = 0; depth < MAX_BOX_DEPTH && node.parentElement; depth++) {
+    const parent = node.parentElement;
+    for (let sibling = parent.firstChild; sibling; sibling = sibling.nextSibling) {
+      if (sibling !== node && /\S/.test(sibling.textContent ?? '')) return parent;
+    }
+    node = parent;
+  }
+  return null;
 }

@@ -19,7 +19,11 @@ export function separateFields(root: Element): void {
     if (!next || next.nodeType !== 1 || !INLINE.has(element.tagName) || !INLINE.has((next as Element).tagName)) continue;
     const nextClass = (next as Element).getAttribute('class');
     if (!nextClass || nextClass === element.getAttribute('class') || element.closest(VERBATIM)) continue;
-    if (FIELD.test(element.textContent ?? '') && FIELD.test(next.textContent ?? '')) {
+    const before = element.textContent ?? '';
+    const after = next.textContent ?? '';
+    // One word or one sentence in runs of styled text ("un<span>believable</span>", "Hamlet<span>'s</span>").
+    if (/^[\p{P}]/u.test(after) || (/\p{L}$/u.test(before) && /^\p{Ll}/u.test(after))) continue;
+    if (FIELD.test(before) && FIELD.test(after)) {
       element.after(element.ownerDocument.createTextNode(' '));
     }
   }

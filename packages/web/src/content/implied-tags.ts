@@ -10,45 +10,75 @@ const HEAD_TAGS = new Set(['html', 'head', 'meta', 'link', 'title', 'script', 's
 /** Elements whose content is text, not tags, and is skipped whole ("<script>'<div>'</script>"). */
 const RAW_TEXT = new Set(['script', 'style', 'title', 'noscript', 'template', 'textarea']);
 
-const TOKEN = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<!?\/?([a-zA-Z][\w:-]*)?[^>]*>|[^<\s]/g;
+/** A comment, a tag (its quoted attribute values may hold ">"), or a character of text. */
+const TOKEN = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<(\/?)([a-zA-Z][\w:-]*)(?:"[^"]*"|'[^']*'|[^>"'])*>|<![^>]*>|[^<\s]/gy;
 
-/** Where the body's content begins in `html`, scanning from `from`: its `<body>` tag, else its first non-head tag or text. */
-function bodyStart(html: string, from: number): number {
-  TOKEN.lastIndex = from;
-  for (let match = TOKEN.exec(html); match; match = TOKEN.exec(html)) {
-    const token = match[0];
-    if (!token.startsWith('<')) return match.index;
-    const name = match[1]?.toLowerCase();
-    if (!name || token.startsWith('<!') || token.startsWith('</')) continue;
-    if (!HEAD_TAGS.has(name)) return match.index;
-    if (RAW_TEXT.has(name) && !token.endsWith('/>')) {
-      const close = html.toLowerCase().indexOf(`</${name}`, TOKEN.lastIndex);
-      if (close < 0) return html.length;
-      TOKEN.lastIndex = close;
+interface Landmarks {
+  /** Where the `<html>` start tag ends, or -1. */
+  htmlEnd: number;
+  head: boolean;
+  /** Where the `<body>` start tag begins, or -1. */
+  body: number;
+  /** Where the body's content begins: the first tag that belongs in no head, or text. */
+  content: number;
+}
+
+/** One pass over the page's tags (skipping raw text), noting its html, head and body tags and where its content begins. */
+function landmarks(html: string): Landmarks {
+  const found: Landmarks = { htmlEnd: -1, head: false, body: -1, content: html.length };
+  let position = 0;
+  while (position < html.length) {
+    TOKEN.lastIndex = position;
+    const match = TOKEN.exec(html);
+    if (!match) {
+      position++;
+      continue;
+    }
+    position = TOKEN.lastIndex;
+    const name = match[2]?.toLowerCase();
+    if (!match[0].startsWith('<')) {
+      found.content = Math.min(found.content, match.index);
+      return found;
+    }
+    if (!name || match[1]) continue;
+    if (name === 'html' && found.htmlEnd < 0) found.htmlEnd = position;
+    else if (name === 'head') found.head = true;
+    else if (name === 'body') {
+      found.body = match.index;
+      found.content = match.index;
+      return found;
+    }
+    if (!HEAD_TAGS.has(name)) {
+      found.content = Math.min(found.content, match.index);
+      return found;
+    }
+    if (RAW_TEXT.has(name) && !match[0].endsWith('/>')) {
+      const close = new RegExp(`</${name}[\\s>/]`, 'gi');
+      close.lastIndex = position;
+      const end = close.exec(html);
+      if (!end) return found;
+      position = end.index;
     }
   }
-  return html.length;
+  return found;
 }
 
 /** `html` with its `<html>`, `<head>` and `<body>` start tags written in wherever the page left them out. */
 export function withImpliedTags(html: string): string {
   let source = html;
-  if (!/<html[\s>]/i.test(source)) {
+  let marks = landmarks(source);
+  if (marks.htmlEnd < 0) {
     const doctype = /^\s*<!doctype[^>]*>/i.exec(source)?.[0] ?? '<!DOCTYPE html>';
     source = `${doctype}<html>${source.replace(/^\s*<!doctype[^>]*>/i, '')}</html>`;
+    marks = landmarks(source);
   }
-  const hasHead = /<head[\s>]/i.test(source);
-  const hasBody = /<body[\s>]/i.test(source);
-  if (hasHead && hasBody) return source;
-  const htmlTag = /<html[^>]*>/i.exec(source)!;
-  const afterHtml = htmlTag.index + htmlTag[0].length;
-  const bodyOpen = hasBody ? source.search(/<body[\s>]/i) : -1;
-  const start = hasBody ? bodyOpen : bodyStart(source, afterHtml);
-  const head = source.slice(afterHtml, start);
+  if (marks.head && marks.body >= 0) return source;
+  const start = marks.body >= 0 ? marks.body : Math.max(marks.content, marks.htmlEnd);
+  const head = source.slice(marks.htmlEnd, start);
   return (
-    source.slice(0, afterHtml) +
-    (hasHead ? head : `<head>${head.replace(/<\/head\s*>/i, '')}</head>`) +
-    (hasBody ? '' : '<body>') +
+    source.slice(0, marks.htmlEnd) +
+    (marks.head ? head : `<head>${head.replace(/<\/head\s*>/i, '')}</head>`) +
+    (marks.body >= 0 ? '' : '<body>') +
     source.slice(start)
   );
 }

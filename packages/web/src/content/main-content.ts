@@ -11,7 +11,7 @@ import { isSiteNameHeading } from './site-name';
 import { removeTitleRepeats } from './title-repeats';
 import { declaresRecipe, isShopPage, readStructuredData } from './structured-data';
 import { comparable, probeOf, quotedBlocks, restoreMissingPosts, restoreQuotedBlocks, standfirstBlock } from './coverage';
-import { threadPosts } from './discussion';
+import { MIN_REPLIES, threadPosts } from './discussion';
 import { separateFields } from './fields';
 import { missesIngredients } from './recipe-coverage';
 
@@ -178,6 +178,8 @@ export function extractMainContent(
   const probes = [data.articleBody, data.description].map(probeOf).filter(Boolean);
   const shop = isShopPage(document, data);
   absolutize(document, baseUrlOf(document, pageUrl));
+  // The thread is told before the chrome goes: a post's box is known by its author card and controls.
+  const threadBodies = document.body ? threadPosts(document.body) : [];
   removeChrome(document, data);
   if (document.body) separateFields(document.body);
   const container = semanticContainer(document);
@@ -187,7 +189,9 @@ export function extractMainContent(
   const standfirst = standfirstBlock(document, metaDescription(document));
   if (standfirst) quoted.unshift(standfirst);
   // Copies, as Readability moves and changes the page's own nodes.
-  const posts = document.body ? threadPosts(document.body).map((post) => post.cloneNode(true) as Element) : [];
+  // Still a thread once the chrome is gone (a wiki's sidebar and footer may be written like its page).
+  const kept = threadBodies.filter((post) => post.isConnected);
+  const posts = kept.length > MIN_REPLIES ? kept.map((post) => post.cloneNode(true) as Element) : [];
   const page = { shop, reviewed: shop || declaresRecipe(data), thread: posts.length > 0 };
 
   const article = new Readability<Element>(document, {

@@ -1,0 +1,130 @@
+/**
+ * Real content that rules added for boilerplate must leave alone: each case is a page or block a
+ * review found the rules deleting or mangling, kept here as it was found.
+ */
+import { parseDocument, textOf } from '../src/content/dom';
+import { threadPosts } from '../src/content/discussion';
+import { restoreMissingPosts } from '../src/content/coverage';
+import { boilerplateReason, pruneBoilerplate } from '../src/content/boilerplate-blocks';
+import { separateFields } from '../src/content/fields';
+import { withImpliedTags } from '../src/content/implied-tags';
+import { createContentExtractor } from '../src/content/page-content';
+
+const text = (html: string) => createContentExtractor().extract(html, 'https://example.com/t', { text: true }).text ?? '';
+const body = (html: string) => parseDocument(`<body>${html}</body>`).body;
+const reason = (html: string, page = {}) => boilerplateReason(body(html).firstElementChild!, Infinity, page);
+
+const PROSE =
+  'The council voted on Wednesday evening to approve a budget that closes two branch libraries and raises the cost of parking in the town centre. ' +
+  'Councillors said the authority had no choice after a fall in government funding and a sharp rise in the cost of adult social care this year. ';
+
+describe('an article is no thread, however its paragraphs are wrapped', () => {
+  const paragraph = (words: string) => `<div class="article-block"><div class="article-paragraph">${words} ${PROSE}</div></div>`;
+  const ARTICLE =
+    `<html><head><title>Growth</title></head><body><article><h1>Growth slows</h1>` +
+    paragraph('Growth in <span class="glossary">GDP</span> was driven by services.') +
+    paragraph('Economists had expected <span class="glossary">GDP</span> to rise faster.') +
+    paragraph('Exports fell for a third quarter.') +
+    paragraph('Imports held steady.') +
+    `</article></body></html>`;
+
+  it('is not judged a thread, and a word marked up twice stays in its sentences', () => {
+    expect(threadPosts(parseDocument(ARTICLE).body)).toEqual([]);
+    const out = text(ARTICLE);
+    expect(out).toContain('Growth in GDP was driven by services.');
+    expect(out).toContain('Economists had expected GDP to rise faster.');
+  });
+
+  it('keeps a word marked up twice inside a thread’s sentences too', () => {
+    const root = body(
+      `<div><p>${PROSE}</p><div>Open <span class="ui">Settings</span> and then <span class="ui">Devices</span>, remove the printer.</div>` +
+        `<div>In <span class="ui">Settings</span>, under <span class="ui">Devices</span>, the printer shows as offline.</div></div>`,
+    ).firstElementChild!;
+    pruneBoilerplate(root, { thread: true });
+    expect(textOf(root)).toContain('Open Settings and then Devices, remove the printer.');
+  });
+});
+
+describe('an author box takes only itself', () => {
+  it('keeps the sections after it', () => {
+    const root = body(
+      `<div><p>${PROSE}</p><h2>About the author</h2><p>Jane Smith reviews fiction for the paper.</p><h2>The verdict</h2><p>The novel is a triumph of patience.</p></div>`,
+    ).firstElementChild!;
+    pruneBoilerplate(root);
+    const out = textOf(root);
+    expect(out).not.toContain('Jane Smith');
+    expect(out).toContain('The verdict');
+    expect(out).toContain('The novel is a triumph of patience.');
+  });
+});
+
+describe('news prose that looks like a cue', () => {
+  it.each([
+    '<p>外交部发言人表示，这只是个人言论，不代表中国政府的立场。</p>',
+    '<p>用户需要将微信客户端升级到最新版本才能使用该功能。</p>',
+    '<p>该平台的订阅用户已经超过一亿。</p>',
+    '<p>넷플릭스 구독자 수가 2억 명을 넘었다.</p>',
+    '<p>This question was closed by the 1998 ruling, which settled who owns the river bed.</p>',
+    '<p>Keep up with the latest security patches by following the steps in the release notes.</p>',
+    '<p>The track is royalty-free, so creators can use it in any video.</p>',
+    '<p>The fix shipped in Home Assistant 2024.3.1.</p>',
+  ])('keeps %s', (html) => {
+    expect(reason(html)).toBeNull();
+  });
+
+  it('keeps a product’s labelled values on a shop page', () => {
+    const root = body(
+      '<ul><li>Optical zoom: <span class="v">3x</span></li><li>Condition: <span class="v">New</span></li></ul>',
+    ).firstElementChild!;
+    pruneBoilerplate(root, { shop: true, reviewed: true });
+    expect(textOf(root)).toBe('Optical zoom: 3xCondition: New');
+  });
+});
+
+describe('styled runs of one word or one sentence', () => {
+  it.each([
+    ['<p>It was <b class="c3">un</b><span class="c0">believable</span>.</p>', 'It was unbelievable.'],
+    ['<p>the <span class="c1">final</span><span class="c2">, played in Rome</span></p>', 'the final, played in Rome'],
+    ['<p>Read <span class="c1">Hamlet</span><span class="c2">\'s third act</span></p>', "Read Hamlet's third act"],
+  ])('gets no space: %s', (html, expected) => {
+    const root = body(html);
+    separateFields(root);
+    expect(root.textContent).toBe(expected);
+  });
+});
+
+describe('a thread’s missing posts go back in page order', () => {
+  it('puts a reply Readability cleaned away between the two it kept', () => {
+    const post = (words: string) => body(`<div class="post-body"><p>${words}</p></div>`).firstElementChild!;
+    const [first, second, third] = [
+      'FIRST: the opening question about the boiler losing pressure overnight.',
+      'SECOND: a short reply.',
+      'THIRD: the answer that found the leaking valve.',
+    ];
+    const root = body(`<div><div><p>${first}</p></div><div><p>${third}</p></div></div>`).firstElementChild!;
+    restoreMissingPosts(root, [post(first!), post(second!), post(third!)]);
+    expect(textOf(root).indexOf('SECOND')).toBeGreaterThan(textOf(root).indexOf('FIRST'));
+    expect(textOf(root).indexOf('SECOND')).toBeLessThan(textOf(root).indexOf('THIRD'));
+  });
+});
+
+describe('the implied tags are not fooled by attribute values or strings', () => {
+  it('reads a ">" in a quoted attribute and a "<body>" in a script string as no tags', () => {
+    const quoted = parseDocument('<html><meta name="x" content="a>b"><title>T</title><h1>Hello</h1></html>');
+    expect(quoted.body.innerHTML).toBe('<h1>Hello</h1>');
+    expect(quoted.querySelector('meta')?.getAttribute('content')).toBe('a>b');
+    const scripted = parseDocument('<html><script>var tpl="<body class=x>"</script><title>T</title><h1>Hello</h1></html>');
+    expect(scripted.body.innerHTML).toBe('<h1>Hello</h1>');
+  });
+
+  it('extracts a page with neither head nor body tags', () => {
+    const out = createContentExtractor().extract(
+      `<!DOCTYPE html><html><meta charset="utf-8"><title>Budget approved</title><article><h1>Budget approved</h1><p>${PROSE}</p><p>${PROSE}</p></article></html>`,
+      'https://example.com/a',
+      { text: true },
+    );
+    expect(out.title).toBe('Budget approved');
+    expect(out.text).toContain('Councillors said');
+    expect(withImpliedTags('<html><title>t</title><p>x</p>')).toBe('<html><head><title>t</title></head><body><p>x</p>');
+  });
+});
