@@ -67,7 +67,7 @@ const MONTH_WORD = `(?<![\\p{L}\\p{N}])(${MONTH})(?![\\p{L}\\p{N}])\\.?`;
  * threads stamp this year's posts).
  */
 export const DATE = new RegExp(
-  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?${MONTH_WORD}\\s+(de\\s+)?\\d{4}\\b|${MONTH_WORD}\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}-\\d{1,2}-\\d{1,2}\\b|\\b\\d{4}\/\\d{1,2}\\/\\d{1,2}\\b|\\b\\d{4}\\.\\d{2}\\.\\d{2}\\b|\\b\\d{1,2}[-./]\\d{1,2}[-./]\\d{4}\\b|^((posted|asked|answered|edited|modified|updated|replied)\\s+(on\\s+)?)?${MONTH_WORD}\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+(at\\s+)?\\d{1,2}:\\d{2}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
+  `\\b\\d{1,2}(st|nd|rd|th)?\\.?\\s+(de\\s+)?${MONTH_WORD}\\s+(de\\s+)?\\d{4}\\b|${MONTH_WORD}\\s+(\\d{1,2},?\\s+)?\\d{4}\\b|\\b\\d{4}-\\d{1,2}-\\d{1,2}\\b|\\b\\d{4}/\\d{1,2}/\\d{1,2}\\b|\\b\\d{4}\\.\\d{2}\\.\\d{2}\\b|\\b\\d{1,2}[-./]\\d{1,2}[-./]\\d{4}\\b|^((posted|asked|answered|edited|modified|updated|replied)\\s+(on\\s+)?)?${MONTH_WORD}\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+(at\\s+)?\\d{1,2}:\\d{2}\\b|\\d{4}年\\d{1,2}月\\d{1,2}日`,
   'iu',
 );
 
