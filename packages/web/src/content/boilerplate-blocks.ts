@@ -6,7 +6,9 @@
  * links (the measures of jusText and trafilatura), not by class names, which are often hashes.
  * Only short blocks are judged: a long paragraph is the article's, whatever words it holds.
  */
-import { collapseSpace, linkTextLength, textOf } from './dom';
+import { linkTextLength, spacedText, textOf } from './dom';
+import { removeCodeGutters, removeSaleRows, trimCaptionCredits } from './block-trims';
+import { removeRepeatedLines, wholeCard } from './thread-lines';
 import {
   AD_LABEL,
   AGO,
@@ -41,7 +43,6 @@ import {
   NUTRITION_NOTE,
   RATING,
   RECIPE_CONTROL,
-  SALE_ROW_LABEL,
   SELLER_NOTICE,
   SENT_FROM,
   SHARE,
@@ -50,7 +51,6 @@ import {
   STEP_LABEL,
   SUBSCRIBE,
   TEASER_LABEL,
-  TRAILING_CREDIT,
   USAGE_TERMS,
   THREAD_HEADING,
   WHO_IS_ONLINE,
@@ -141,26 +141,6 @@ export interface PageKind {
   reviewed?: boolean;
   /** A Q&A page or forum topic whose replies are its content (a "4 replies" heading goes, the replies stay). */
   thread?: boolean;
-}
-
-/**
- * An element's text with a space between the elements it is made of: a widget's cells run
- * together in textContent ("kcal452fat20g", "Tax includedShips in 24h").
- */
-function spacedText(element: Element): string {
-  const parts: string[] = [];
-  const walk = (node: Node): void => {
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) parts.push(child.textContent ?? '');
-      else if (child.nodeType === 1) {
-        parts.push(' ');
-        walk(child);
-        parts.push(' ');
-      }
-    }
-  };
-  walk(element);
-  return collapseSpace(parts.join(''));
 }
 
 /**
@@ -295,46 +275,6 @@ export function isPermalink(anchor: Element): boolean {
 const PICTURE = 'img[alt]:not([alt=""]), picture, video';
 
 /**
- * A credit at the end of a caption's own text ("... on April 21, 2024. (Photo by A. Name/Agency)",
- * "(AP Photo/Name)"): the caption stays, its credit goes.
- */
-function trimCaptionCredits(root: Element): void {
-  for (const caption of Array.from(root.querySelectorAll('figcaption, figure p'))) {
-    let last: Node | null = caption.lastChild;
-    while (last && last.nodeType === 1) last = last.lastChild;
-    if (!last || last.nodeType !== 3) continue;
-    const text = (last.textContent ?? '').trimEnd();
-    const open = text.lastIndexOf('(');
-    if (open <= 0 || !text.endsWith(')') || !TRAILING_CREDIT.test(text.slice(open))) continue;
-    const kept = text.slice(0, open).trimEnd();
-    if (kept) last.textContent = kept;
-  }
-}
-
-/** Text a member card's wrapper may add to its counts: the member's name, rank and a control or two. */
-const CARD_EXTRAS = 60;
-
-/**
- * The whole member card around its counts: the wrappers that add only the member's name, rank
- * and controls (a post's text, however short, is a paragraph of its own and stops the climb).
- */
-function wholeCard(stats: Element, root: Element): Element {
-  const length = textOf(stats).length;
-  let card = stats;
-  for (let parent = card.parentElement; parent && parent !== root; parent = parent.parentElement) {
-    if (textOf(parent).length - length > CARD_EXTRAS || parent.querySelector('p:not(:empty) ~ p, blockquote, pre')) break;
-    if (Array.from(parent.querySelectorAll('p')).some((p) => !stats.contains(p) && textOf(p).length > 20)) break;
-    card = parent;
-  }
-  return card;
-}
-
-/** A table that lays out a page (a post's box) rather than data: it holds a table, or a block of prose. */
-function isLayoutTable(table: Element): boolean {
-  return table.querySelector('table') !== null || Array.from(table.querySelectorAll('div, p')).some((block) => textOf(block).length >= 200);
-}
-
-/**
  * Removes what follows `heading` in its section up to the next heading of its rank or higher (a
  * paragraph styled as a heading is outranked by any heading): the box it titles, not the
  * article's sections after it.
@@ -346,119 +286,6 @@ function removeUntilHeading(heading: Element): void {
     const next = heading.nextSibling;
     if (next.nodeType === 1 && ((next as Element).matches(outranks) || (next as Element).querySelector(outranks))) break;
     next.remove();
-  }
-}
-
-/** Tags that start a line of their own. */
-const LINE_TAGS = new Set([
-  'DIV',
-  'P',
-  'SECTION',
-  'ARTICLE',
-  'TABLE',
-  'UL',
-  'OL',
-  'DL',
-  'BLOCKQUOTE',
-  'PRE',
-  'HR',
-  'BR',
-  'FIGURE',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-]);
-
-/** Whether `node` is whitespace, or an element with nothing to read. */
-function blank(node: Node): boolean {
-  return !/\S/.test(node.textContent ?? '') && (node.nodeType !== 1 || !(node as Element).querySelector('img'));
-}
-
-/** The one node with something in it that `parent` holds, or null when it holds more or none. */
-function onlyContent(parent: Element): Node | null {
-  let found: Node | null = null;
-  for (let child = parent.firstChild; child; child = child.nextSibling) {
-    if (blank(child)) continue;
-    if (found) return null;
-    found = child;
-  }
-  return found;
-}
-
-/**
- * Whether `element` is a line of its own: its nearest neighbours with something in them are
- * lines too, or there are none ("In <span>Settings</span>, ..." is a word of a sentence).
- */
-function standsAlone(element: Element): boolean {
-  const isLine = (node: Node | null) => node === null || (node.nodeType === 1 && LINE_TAGS.has((node as Element).tagName));
-  let before = element.previousSibling;
-  while (before && blank(before)) before = before.previousSibling;
-  let after = element.nextSibling;
-  while (after && blank(after)) after = after.nextSibling;
-  return isLine(before) && isLine(after);
-}
-
-/** Lines longer than this are a post's words even when two posts say them. */
-const MAX_REPEATED = 150;
-
-/**
- * In a thread, a short line said twice or more outside the posts' own words: a member's signature
- * under each of their posts ("Sent from the shed"), a control's label left as text. Paragraphs,
- * headings, data tables, lists, quotes and code are left alone.
- */
-function removeRepeatedLines(root: Element, touched: Set<Element>): void {
-  const byText = new Map<string, Element[]>();
-  // Not paragraphs: a post's own line is one, and a reply may quote it outside a blockquote.
-  for (const element of Array.from(root.querySelectorAll('div, span'))) {
-    if (element.querySelector('p, div, table, ul, ol, pre, h1, h2, h3, h4, h5, h6, img') || element.closest('ul, ol, pre, blockquote'))
-      continue;
-    const table = element.closest('table');
-    if (table && !isLayoutTable(table)) continue;
-    const text = textOf(element);
-    if (text.length < 2 || text.length > MAX_REPEATED) continue;
-    // A line is counted once, by its outermost element ("<p><span>line</span></p>" is one line).
-    // Counted by its outermost element: "<div><span>line</span></div>" is one line (the div's).
-    const parent = element.parentElement;
-    if (parent && /^(DIV|SPAN|P)$/.test(parent.tagName) && onlyContent(parent) === element) continue;
-    // Whole lines only: a word marked up twice inside sentences ("In <span>Settings</span>, ...") is the sentence's.
-    if (!standsAlone(element)) continue;
-    byText.set(text, [...(byText.get(text) ?? []), element]);
-  }
-  for (const elements of byText.values()) {
-    if (elements.length < 2) continue;
-    for (const element of elements) {
-      if (element.parentElement) touched.add(element.parentElement);
-      element.remove();
-    }
-  }
-}
-
-/**
- * A shop page's table rows about the sale, not the product ("Sold by | Larkspur Ltd", "Returns |
- * Returnable within 30 days"): a buy box laid out as a table, or such rows in the product's
- * details. Tables are otherwise kept whole (a spec table is content).
- */
-function removeSaleRows(root: Element): void {
-  for (const row of Array.from(root.querySelectorAll('tr'))) {
-    const label = row.querySelector('th, td');
-    if (label && SALE_ROW_LABEL.test(textOf(label))) row.remove();
-  }
-}
-
-/**
- * Line-number gutters of highlighted code (Pygments, Rouge): a table cell's pre of nothing but
- * numbers beside the code's own. The table around them was only layout: the code stays, as code.
- */
-function removeCodeGutters(root: Element): void {
-  for (const gutter of Array.from(root.querySelectorAll('td pre'))) {
-    if (!/^[\d\s]+$/.test(gutter.textContent ?? '')) continue;
-    const table = gutter.closest('table');
-    gutter.remove();
-    const code = table?.querySelectorAll('pre');
-    if (table && code?.length === 1 && textOf(table) === textOf(code[0]!)) table.replaceWith(code[0]!);
   }
 }
 

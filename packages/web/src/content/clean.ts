@@ -6,7 +6,7 @@
  * landmark, the longest article, the only h1) is never removed by a class/id guess.
  */
 
-import { HIDDEN_STYLE, linkTextLength } from './dom';
+import { HIDDEN_STYLE, forgetName, linkTextLength } from './dom';
 import { removeFormBoxes } from './form-boxes';
 import { revealHiddenSlides } from './hidden-slides';
 import { unwrapHeadingButtons } from './heading-buttons';
@@ -195,11 +195,6 @@ function protectedBy(anchors: Element[]): (element: Element) => boolean {
   return (element) => anchors.some((a) => a === element || element.contains(a));
 }
 
-function forgetName(element: Element): void {
-  element.removeAttribute('class');
-  element.removeAttribute('id');
-}
-
 function removeAll(root: ParentNode, selector: string, keep?: (el: Element) => boolean): void {
   for (const element of Array.from(root.querySelectorAll(selector))) {
     if (element.isConnected && !keep?.(element)) element.remove();
@@ -213,6 +208,10 @@ export function removeNonContent(document: Document): void {
   unwrapHeadingButtons(document.body);
   removeAll(document.body, NOT_CONTENT);
 }
+
+/** Readability's "unlikely candidate" names, matched anywhere in a class or id. */
+const READABILITY_UNLIKELY =
+  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
 
 /** Removes page chrome from the document's body, in place. */
 export function removeChrome(document: Document, data: StructuredData = readStructuredData(document)): void {
@@ -298,7 +297,3 @@ export function removeChrome(document: Document, data: StructuredData = readStru
     if (READABILITY_UNLIKELY.test(`${heading.getAttribute('class') ?? ''} ${heading.getAttribute('id') ?? ''}`)) forgetName(heading);
   }
 }
-
-/** Readability's "unlikely candidate" names, matched anywhere in a class or id. */
-const READABILITY_UNLIKELY =
-  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;

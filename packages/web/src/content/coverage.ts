@@ -4,6 +4,8 @@
  * not one part of it (a recipe's ingredients and steps without its intro).
  */
 
+import { forgetName } from './dom';
+
 /** Characters of a passage compared: enough to be one sentence of it, not a stock phrase. */
 const PROBE = 80;
 /** Passages shorter than this say too little to check anything against. */
@@ -29,8 +31,7 @@ const TEXT_BLOCKS = 'p, dd, blockquote';
 /** A copy put back beside Readability's content, named as its content is: without class, id and style. */
 function withoutNames(block: Element): Element {
   for (const element of [block, ...Array.from(block.querySelectorAll('[class], [id], [style]'))]) {
-    element.removeAttribute('class');
-    element.removeAttribute('id');
+    forgetName(element);
     element.removeAttribute('style');
   }
   return block;

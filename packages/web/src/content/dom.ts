@@ -105,3 +105,29 @@ export function classSignature(element: Element): string {
 
 /** An inline style that hides its element. */
 export const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
+/**
+ * An element's text with a space between the elements it is made of: a widget's cells run
+ * together in textContent ("kcal452fat20g", "Tax includedShips in 24h").
+ */
+export function spacedText(element: Element): string {
+  const parts: string[] = [];
+  const walk = (node: Node): void => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) parts.push(child.textContent ?? '');
+      else if (child.nodeType === 1) {
+        parts.push(' ');
+        walk(child);
+        parts.push(' ');
+      }
+    }
+  };
+  walk(element);
+  return collapseSpace(parts.join(''));
+}
+
+/** Drops an element's class and id: what it is called no longer decides what happens to it. */
+export function forgetName(element: Element): void {
+  element.removeAttribute('class');
+  element.removeAttribute('id');
+}

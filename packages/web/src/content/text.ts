@@ -1,6 +1,6 @@
 /** Plain text from a DOM subtree: blocks in paragraphs, list items and table rows on their own lines. */
 
-const BLOCKS = new Set([
+export const BLOCKS = new Set([
   'ADDRESS',
   'ARTICLE',
   'ASIDE',
@@ -33,7 +33,7 @@ const BLOCKS = new Set([
   'UL',
 ]);
 /** Blocks that sit on consecutive lines rather than in paragraphs of their own. */
-const LINES = new Set(['LI', 'TR', 'DT', 'DD', 'THEAD', 'TBODY', 'TFOOT']);
+export const LINES = new Set(['LI', 'TR', 'DT', 'DD', 'THEAD', 'TBODY', 'TFOOT']);
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD']);
 
 // Break markers, merged after the walk: a run holding a paragraph break becomes a blank line.

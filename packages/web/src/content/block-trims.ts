@@ -1,0 +1,49 @@
+/**
+ * Trims inside blocks the content keeps whole: a code table's line-number gutter, a caption's
+ * closing credit, and on a shop page the table rows about the sale rather than the product.
+ */
+import { textOf } from './dom';
+import { SALE_ROW_LABEL, TRAILING_CREDIT } from './boilerplate-cues';
+
+/**
+ * Line-number gutters of highlighted code (Pygments, Rouge): a table cell's pre of nothing but
+ * numbers beside the code's own. The table around them was only layout: the code stays, as code.
+ */
+export function removeCodeGutters(root: Element): void {
+  for (const gutter of Array.from(root.querySelectorAll('td pre'))) {
+    if (!/^[\d\s]+$/.test(gutter.textContent ?? '')) continue;
+    const table = gutter.closest('table');
+    gutter.remove();
+    const code = table?.querySelectorAll('pre');
+    if (table && code?.length === 1 && textOf(table) === textOf(code[0]!)) table.replaceWith(code[0]!);
+  }
+}
+
+/**
+ * A credit at the end of a caption's own text ("... on April 21, 2024. (Photo by A. Name/Agency)",
+ * "(AP Photo/Name)"): the caption stays, its credit goes.
+ */
+export function trimCaptionCredits(root: Element): void {
+  for (const caption of Array.from(root.querySelectorAll('figcaption, figure p'))) {
+    let last: Node | null = caption.lastChild;
+    while (last && last.nodeType === 1) last = last.lastChild;
+    if (!last || last.nodeType !== 3) continue;
+    const text = (last.textContent ?? '').trimEnd();
+    const open = text.lastIndexOf('(');
+    if (open <= 0 || !text.endsWith(')') || !TRAILING_CREDIT.test(text.slice(open))) continue;
+    const kept = text.slice(0, open).trimEnd();
+    if (kept) last.textContent = kept;
+  }
+}
+
+/**
+ * A shop page's table rows about the sale, not the product ("Sold by | Larkspur Ltd", "Returns |
+ * Returnable within 30 days"): a buy box laid out as a table, or such rows in the product's
+ * details. Tables are otherwise kept whole (a spec table is content).
+ */
+export function removeSaleRows(root: Element): void {
+  for (const row of Array.from(root.querySelectorAll('tr'))) {
+    const label = row.querySelector('th, td');
+    if (label && SALE_ROW_LABEL.test(textOf(label))) row.remove();
+  }
+}

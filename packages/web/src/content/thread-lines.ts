@@ -1,0 +1,97 @@
+/**
+ * Forum chrome that only the thread's shape gives away: a member card around its counts (the
+ * name, rank and controls its wrappers add), and short lines said under two posts or more (a
+ * member's signature, a control's label left as text).
+ */
+import { textOf } from './dom';
+import { BLOCKS, LINES } from './text';
+
+/** Whether an element of this tag starts a line of its own (as the plain text lays it out). */
+const startsLine = (tag: string) => BLOCKS.has(tag) || LINES.has(tag) || tag === 'BR';
+
+/** Text a member card's wrapper may add to its counts: the member's name, rank and a control or two. */
+const CARD_EXTRAS = 60;
+
+/**
+ * The whole member card around its counts: the wrappers that add only the member's name, rank
+ * and controls (a post's text, however short, is a paragraph of its own and stops the climb).
+ */
+export function wholeCard(stats: Element, root: Element): Element {
+  const length = textOf(stats).length;
+  let card = stats;
+  for (let parent = card.parentElement; parent && parent !== root; parent = parent.parentElement) {
+    if (textOf(parent).length - length > CARD_EXTRAS || parent.querySelector('p:not(:empty) ~ p, blockquote, pre')) break;
+    if (Array.from(parent.querySelectorAll('p')).some((p) => !stats.contains(p) && textOf(p).length > 20)) break;
+    card = parent;
+  }
+  return card;
+}
+
+/** A table that lays out a page (a post's box) rather than data: it holds a table, or a block of prose. */
+function isLayoutTable(table: Element): boolean {
+  return table.querySelector('table') !== null || Array.from(table.querySelectorAll('div, p')).some((block) => textOf(block).length >= 200);
+}
+
+/** Whether `node` is whitespace, or an element with nothing to read. */
+function blank(node: Node): boolean {
+  return !/\S/.test(node.textContent ?? '') && (node.nodeType !== 1 || !(node as Element).querySelector('img'));
+}
+
+/** The one node with something in it that `parent` holds, or null when it holds more or none. */
+function onlyContent(parent: Element): Node | null {
+  let found: Node | null = null;
+  for (let child = parent.firstChild; child; child = child.nextSibling) {
+    if (blank(child)) continue;
+    if (found) return null;
+    found = child;
+  }
+  return found;
+}
+
+/**
+ * Whether `element` is a line of its own: its nearest neighbours with something in them are
+ * lines too, or there are none ("In <span>Settings</span>, ..." is a word of a sentence).
+ */
+function standsAlone(element: Element): boolean {
+  const isLine = (node: Node | null) => node === null || (node.nodeType === 1 && startsLine((node as Element).tagName));
+  let before = element.previousSibling;
+  while (before && blank(before)) before = before.previousSibling;
+  let after = element.nextSibling;
+  while (after && blank(after)) after = after.nextSibling;
+  return isLine(before) && isLine(after);
+}
+
+/** Lines longer than this are a post's words even when two posts say them. */
+const MAX_REPEATED = 150;
+
+/**
+ * In a thread, a short line said twice or more outside the posts' own words: a member's signature
+ * under each of their posts ("Sent from the shed"), a control's label left as text. Paragraphs,
+ * headings, data tables, lists, quotes and code are left alone.
+ */
+export function removeRepeatedLines(root: Element, touched: Set<Element>): void {
+  const byText = new Map<string, Element[]>();
+  // Not paragraphs: a post's own line is one, and a reply may quote it outside a blockquote.
+  for (const element of Array.from(root.querySelectorAll('div, span'))) {
+    if (element.querySelector('p, div, table, ul, ol, pre, h1, h2, h3, h4, h5, h6, img') || element.closest('ul, ol, pre, blockquote'))
+      continue;
+    const table = element.closest('table');
+    if (table && !isLayoutTable(table)) continue;
+    const text = textOf(element);
+    if (text.length < 2 || text.length > MAX_REPEATED) continue;
+    // A line is counted once, by its outermost element ("<p><span>line</span></p>" is one line).
+    // Counted by its outermost element: "<div><span>line</span></div>" is one line (the div's).
+    const parent = element.parentElement;
+    if (parent && /^(DIV|SPAN|P)$/.test(parent.tagName) && onlyContent(parent) === element) continue;
+    // Whole lines only: a word marked up twice inside sentences ("In <span>Settings</span>, ...") is the sentence's.
+    if (!standsAlone(element)) continue;
+    byText.set(text, [...(byText.get(text) ?? []), element]);
+  }
+  for (const elements of byText.values()) {
+    if (elements.length < 2) continue;
+    for (const element of elements) {
+      if (element.parentElement) touched.add(element.parentElement);
+      element.remove();
+    }
+  }
+}
