@@ -128,3 +128,59 @@ describe('the implied tags are not fooled by attribute values or strings', () =>
     expect(withImpliedTags('<html><title>t</title><p>x</p>')).toBe('<html><head><title>t</title></head><body><p>x</p>');
   });
 });
+
+describe('shop and recipe pages: what is the product’s or the recipe’s own', () => {
+  const SHOP = { shop: true, reviewed: true };
+  const PRODUCT_LD = '<script type="application/ld+json">{"@type":"Product","name":"Nexa Pro 2TB"}</script>';
+
+  it.each([
+    '<p>Save 30% on your energy bills every year</p>',
+    '<p>Sold by the yard, cut to order</p>',
+    '<p>Ready in 10 minutes: just heat and serve.</p>',
+    '<p>Delivery time is 6-8 weeks for made-to-order sofas</p>',
+    '<p>Arrives by Christmas in a gift box</p>',
+    '<p>Get it by pressing the button twice</p>',
+    '<p>Ref. 5711/1A-010</p>',
+  ])('keeps product copy on a shop page: %s', (html) => {
+    expect(reason(html, SHOP)).toBeNull();
+  });
+
+  it('keeps a labelled value in a definition list, and an ingredient’s “2x” amount', () => {
+    const specs = body('<div><dl><dt>Condition</dt><dd><span>New</span></dd><dt>Colour</dt><dd>Black</dd></dl></div>').firstElementChild!;
+    pruneBoilerplate(specs, SHOP);
+    expect(textOf(specs)).toBe('ConditionNewColourBlack');
+    const ingredients = body('<div><ul><li><span>2x</span> <span>400g cans chopped tomatoes</span></li></ul></div>').firstElementChild!;
+    pruneBoilerplate(ingredients, { reviewed: true });
+    expect(textOf(ingredients)).toBe('2x 400g cans chopped tomatoes');
+  });
+
+  it('leaves the reviews and related products out of the product’s block', () => {
+    const description = [1, 2, 3].map((n) => `<p>Paragraph ${n} of the description: ${PROSE}</p>`).join('');
+    const reviews = [1, 2, 3]
+      .map((n) => `<li>Review ${n}: arrived quickly and works perfectly in my gaming PC, five stars from me.</li>`)
+      .join('');
+    const out = text(
+      `<html><head><title>Nexa Pro 2TB</title>${PRODUCT_LD}</head><body><main><h1>Nexa Pro 2TB</h1>` +
+        `<div class="buy"><p>$119.99</p><p>In stock. Order within 3 hrs for delivery tomorrow.</p><button>Add to cart</button></div>` +
+        `<div class="desc">${description}</div><div class="reviews"><h2>What our customers say</h2><ul>${reviews}</ul></div>` +
+        `<div><h2>Customers also shopped for</h2><div><a href="/1tb">Nexa 1TB</a> $79.99</div></div></main></body></html>`,
+    );
+    expect(out).toContain('Paragraph 3 of the description');
+    expect(out).not.toContain('Review 1');
+    expect(out).not.toContain('Nexa 1TB');
+  });
+
+  it('keeps a shop’s “Compare” boxes out of the content', () => {
+    const tiles = ['Alpha', 'Beta', 'Gamma', 'Delta']
+      .map(
+        (name, i) =>
+          `<div class="tile"><a href="/p/${i}">${name}</a><span>$1${i}.99</span><label><input type="checkbox"> Compare</label></div>`,
+      )
+      .join('');
+    const out = text(
+      `<html><head><title>Widget</title>${PRODUCT_LD}</head><body><main><h1>Widget</h1><p>${PROSE}</p>` +
+        `<section><h2>Similar widgets</h2>${tiles}</section></main></body></html>`,
+    );
+    expect(out).not.toContain('Compare');
+  });
+});

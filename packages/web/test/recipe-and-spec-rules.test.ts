@@ -185,7 +185,9 @@ describe("a recipe card's nutrition panel, step labels and credits", () => {
       '<ul><li>Serving Size: 1/4 of recipe</li><li>Calories: 412</li><li>Protein: 13g</li></ul>',
       '<div>Percent Daily Values are based on a 2,000 calorie diet.</div>',
     ];
-    for (const html of panels) expect([html, boilerplateReason(block(html))]).toEqual([html, 'nutrition']);
+    for (const html of panels) expect([html, boilerplateReason(block(html), Infinity, { reviewed: true })]).toEqual([html, 'nutrition']);
+    // Beside an article (not a recipe's card) a nutrition line is the article's.
+    expect(boilerplateReason(block('<p>Per 100g: 52 calories, 0.2g fat, 14g carbs, 0.3g protein.</p>'))).toBeNull();
   });
 
   it('keeps a sentence that names nutrients with their amounts', () => {

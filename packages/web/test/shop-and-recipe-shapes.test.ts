@@ -98,7 +98,9 @@ describe("a shop's buy box lines, spans and section headings", () => {
   it('drops a product number line and a rating line that counts questions', () => {
     expect(boilerplateReason(block('<div>Product number: HW-10482</div>'), Infinity, SHOP)).toBe('shop label');
     expect(boilerplateReason(block('<div>Product number one in our range</div>'), Infinity, SHOP)).toBeNull();
-    expect(boilerplateReason(block('<div>(318) 318 Reviews 48 Q&amp;A</div>'))).toBe('rating');
+    expect(boilerplateReason(block('<div>(318) 318 Reviews 48 Q&amp;A</div>'), Infinity, SHOP)).toBe('rating');
+    // Elsewhere a count of questions is an exercise's or a quiz's.
+    expect(boilerplateReason(block('<p>Questions 1-5</p>'))).toBeNull();
     expect(boilerplateReason(block('<div>48 questions about the 2018 budget</div>'))).toBeNull();
   });
 

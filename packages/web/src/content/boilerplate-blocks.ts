@@ -157,7 +157,12 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (!text || (length >= MAX_JUDGED && !list)) return null;
   // A recipe's nutrition panel, a table or not (beside a product it is the product's spec: kept).
   const nutrition =
-    !page.shop && length < MAX_JUDGED && /\d/.test(text) && !element.querySelector('pre, h1') && isNutritionPanel(spacedText(element));
+    page.reviewed === true &&
+    !page.shop &&
+    length < MAX_JUDGED &&
+    /\d/.test(text) &&
+    !element.querySelector('pre, h1') &&
+    isNutritionPanel(spacedText(element));
   if (nutrition) return 'nutrition';
   // A member card may lay its counts out in a table of their own ("3 主题 | 120 帖子 | 400 积分").
   if (!list && isMemberStats(spacedText(element)) && !element.querySelector('pre, h1')) return 'member card';
@@ -183,7 +188,8 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
     return 'step label';
   // A recipe card's control labels, on a page about something readers cook or buy.
   // A value after its label ("Optical zoom: <span>3x</span>", "Condition: <span>New</span>") is the product's.
-  const labelled = () => isLabelledValue(element) || /:\s*$/.test(element.previousSibling?.textContent ?? '');
+  const labelled = () =>
+    isLabelledValue(element) || /:\s*$/.test(element.previousSibling?.textContent ?? '') || element.closest('dd, td') !== null;
   if (page.reviewed === true && length < 60 && RECIPE_CONTROL.test(text) && !labelled()) return 'recipe control';
   // A shop's price labels, badges and item codes, spans or blocks.
   if (page.shop === true && length < 40 && ((PRICE_LABEL.test(text) && !labelled()) || PRODUCT_CODE.test(spaced))) return 'shop label';
@@ -193,7 +199,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
     // A shop's notices are often spans of the buy box ("<span>Ships from United States.</span>").
     if (page.shop === true && shopNotice) return 'shop notice';
     if (isSlideCounter(element, text) || isCaptionNumber(element, text)) return 'counter';
-    return isRatingTally(text) ? 'rating' : null;
+    return isRatingTally(text, page.shop) ? 'rating' : null;
   }
   // "About the author" over the box, as a heading or a paragraph styled as one.
   if (length < 40 && AUTHOR_HEADING.test(text)) return 'author box';
@@ -236,7 +242,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 40 && THREAD_STATUS.test(text)) return 'thread status';
   if (page.thread === true && length < 200 && THREAD_CLOSED.test(text)) return 'thread status';
   if (length < 60 && COUNTER.test(text)) return 'counter';
-  if (isRatingTally(text)) return 'rating';
+  if (isRatingTally(text, page.shop)) return 'rating';
   if (length < 120 && RATING.test(text)) return 'rating';
   if (length < 120 && (CREDIT.test(text) || USAGE_TERMS.test(text))) return 'credit';
   if (length < 400 && BIO.test(text)) return 'author bio';

@@ -214,7 +214,7 @@ export const SHOP_NOTICE =
  * "You save $15.00"): trusted on a shop page only, where a short line so worded is the buy box's.
  */
 export const SELLER_NOTICE =
-  /^((sold|shipped|fulfilled) (and|&) (shipped|sold|fulfilled) by|sold by|(ships|dispatch(es|ed)?|shipped|sent) from|fulfilled by|(standard|express|next[- ]day|same[- ]day|home|economy|click (&|and) collect) (delivery|shipping|postage|collection)|(delivery|pickup|collection|click (&|and) collect) available|(vat|taxes?|tax|gst) (included|incl\.?)|(incl\.?|including|excl\.?|excluding|plus) (vat|tax|taxes|gst|shipping|postage)|(price )?when purchased online|get it (by|on|between)|arrives (by|on|between)|ready (for pickup )?(within|in|by|today|tomorrow)|free (with|on|over) [^.]{0,20}\borders?|(available[,.]?\s*)?delivery time|return policy|secure (payment|transaction)s?|(you )?save\s*:?\s*[£$€\d]|inkl\.? (mwst|ust)|(mwst|ust)\.? inkl|tva incluse|iva incluid[ao]|iva inclusa)(?!\p{Ll})/iu;
+  /^((sold|shipped|fulfilled) (and|&) (shipped|sold|fulfilled) by|sold by(?! (the|weight|length|volume|unit|yard|metre|meter|piece|pound|kilo)\b)|(ships|dispatch(es|ed)?|shipped|sent) from|fulfilled by|(standard|express|next[- ]day|same[- ]day|home|economy|click (&|and) collect) (delivery|shipping|postage|collection)|(delivery|pickup|collection|click (&|and) collect) available|(vat|taxes?|tax|gst) (included|incl\.?)|(incl\.?|including|excl\.?|excluding|plus) (vat|tax|taxes|gst|shipping|postage)|(price )?when purchased online|get it (by|on|between) (\d+|today|tomorrow|(mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\p{L}*)|arrives (by|on|between) (\d+|today|tomorrow|(mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\p{L}*)|ready (for pickup )?(within \d|by \d|today|tomorrow)|ready for pickup in \d|free (with|on|over) [^.]{0,20}\borders?|(available[,.]?\s*)?delivery time\s*:?\s*\d|return policy|secure (payment|transaction)s?|(you )?save\s*:\s*[£$€\d]|(you )?save\s*[£$€]\s?\d|(you )?save \d+\s?%(\s*$| on any)|inkl\.? (mwst|ust)|(mwst|ust)\.? inkl|tva incluse|iva incluid[ao]|iva inclusa)(?!\p{Ll})/iu;
 
 /**
  * The vocabulary of a rating summary and its counts ("4.3 out of 5 Stars. 1287 reviews (1,287)",
@@ -222,14 +222,19 @@ export const SELLER_NOTICE =
  * that is nothing but these and numbers is a rating widget, whatever it is wrapped in.
  */
 const RATING_VOCABULARY =
-  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|questions?|q\s?&\s?a|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
+  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
 
 /** Whether `text` is a rating widget's line: a digit, a rating word, and nothing else but numbers. */
-export function isRatingTally(text: string): boolean {
+export function isRatingTally(text: string, shop = false): boolean {
   if (!/\d/.test(text) || text.length >= 80) return false;
+  // Questions are counted beside a product's reviews; elsewhere "Questions 1-5" is an exercise.
   const rest = text.replace(RATING_VOCABULARY, '');
-  return rest !== text && !/\p{L}/u.test(rest);
+  const left = shop ? rest.replace(QUESTION_COUNT, '') : rest;
+  return rest !== text && !/\p{L}/u.test(left);
 }
+
+/** A product page's count of its buyers' questions ("48 Q&A", "12 questions"). */
+const QUESTION_COUNT = /(?<!\p{L})(questions?|q\s?&\s?a)(?!\p{L})/giu;
 
 /** A nutrient as nutrition panels name it (English, German, French, Spanish, Italian). */
 const NUTRIENT =
@@ -277,7 +282,7 @@ export const PRICE_LABEL =
  * number 205.518.73"): the shop's stock-keeping, one code with a digit after the label.
  */
 export const PRODUCT_CODE =
-  /^(sku|item (no\.?|number|#)|article (no\.?|number)|art\.?[- ]?nr\.?|artikelnummer|product (code|id|number)|style (no\.?|number|#)|réf(érence)?\.?|ref\.?)\s*[:#]?\s*(?=[\p{L}\d.\-/]*\d)[\p{L}\d][\p{L}\d.\-/]*$/iu;
+  /^(sku|item (no\.?|number|#)|article (no\.?|number)|art\.?[- ]?nr\.?|artikelnummer|product (code|id|number)|style (no\.?|number|#)|réf(érence)?\.?\s*:)\s*[:#]?\s*(?=[\p{L}\d.\-/]*\d)[\p{L}\d][\p{L}\d.\-/]*$/iu;
 
 /**
  * A recipe card's controls and their labels, left as text once the buttons go ("Prevent your
@@ -285,7 +290,7 @@ export const PRODUCT_CODE =
  * to Recipe", "Print", "Pin").
  */
 export const RECIPE_CONTROL =
-  /^(prevent (your )?screen from (going dark|turning off|sleeping)|cook mode|keep (the )?screen (on|awake)|scale|(\d(\/\d)?x\s*){1,4}|original recipe \(?\d+x\)? yields? \d+ servings?|jump to (the )?(recipe|nutrition( facts)?|video)|print( recipe)?|pin( it| recipe)?|save( recipe)?)$/iu;
+  /^(prevent (your )?screen from (going dark|turning off|sleeping)|cook mode|keep (the )?screen (on|awake)|scale|(\d(\/\d)?x\s*){2,4}|original recipe \(?\d+x\)? yields? \d+ servings?|jump to (the )?(recipe|nutrition( facts)?|video)|print( recipe)?|pin( it| recipe)?|save( recipe)?)$/iu;
 
 /**
  * The label cell of a buy box's or a listing's row about the sale rather than the thing sold

@@ -156,7 +156,15 @@ function productBlock(html: string, pageUrl: string, prepare: ((document: Docume
   if (textOf(block).length < collapseSpace(pick.textContent ?? '').length * MORE_THAN_PICK) return null;
   const picked = comparable(pick.textContent ?? '');
   const missing = (element: Element) => !picked.includes(comparable(element.textContent ?? ''));
-  if (!Array.from(block.querySelectorAll('table, ul, ol')).some((el) => missing(el) && isSpecOrFeatures(el))) return null;
+  // A list after the description may be its readers' reviews: features are listed before it or
+  // beside the title; a spec table may come after (the next tab panel).
+  // Page order by position in the block (linkedom's compareDocumentPosition answers the wrong way round).
+  const order = new Map(Array.from(block.querySelectorAll('*')).map((element, index) => [element, index]));
+  const beforePick = (element: Element) => paragraph !== undefined && (order.get(element) ?? Infinity) < (order.get(paragraph) ?? -1);
+  const specs = Array.from(block.querySelectorAll('table, ul, ol')).filter(
+    (el) => missing(el) && isSpecOrFeatures(el) && (el.tagName === 'TABLE' || beforePick(el)),
+  );
+  if (specs.length === 0) return null;
   return rootOf(document, block);
 }
 
