@@ -158,7 +158,7 @@ function productBlock(html: string, pageUrl: string, prepare: ((document: Docume
   const missing = (element: Element) => !picked.includes(comparable(element.textContent ?? ''));
   // A list after the description may be its readers' reviews: features are listed before it or
   // beside the title; a spec table may come after (the next tab panel).
-  // Page order by position in the block (linkedom's compareDocumentPosition answers the wrong way round).
+  // Page order by position in the block (linkedom's compareDocumentPosition answers PRECEDING for a later node in another subtree).
   const order = new Map(Array.from(block.querySelectorAll('*')).map((element, index) => [element, index]));
   const beforePick = (element: Element) => paragraph !== undefined && (order.get(element) ?? Infinity) < (order.get(paragraph) ?? -1);
   const specs = Array.from(block.querySelectorAll('table, ul, ol')).filter(
