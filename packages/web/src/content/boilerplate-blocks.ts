@@ -38,6 +38,7 @@ import {
   isNutritionPanel,
   isQuoteAttribution,
   isMemberStats,
+  MAX_MEMBER_CARD,
   isRatingTally,
   POST_CONTROL,
   NUTRITION_NOTE,
@@ -155,6 +156,9 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   const length = text.length;
   // Cheap tests first: long blocks (but lists) are never judged, so most of the page costs one read.
   if (!text || (length >= MAX_JUDGED && !list)) return null;
+  // The text with its cells apart, read once and only when a rule asks for it.
+  let cellText: string | undefined;
+  const cells = () => (cellText ??= spacedText(element));
   // A recipe's nutrition panel, a table or not (beside a product it is the product's spec: kept).
   const nutrition =
     page.reviewed === true &&
@@ -162,10 +166,11 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
     length < MAX_JUDGED &&
     /\d/.test(text) &&
     !element.querySelector('pre, h1') &&
-    isNutritionPanel(spacedText(element));
+    isNutritionPanel(cells());
   if (nutrition) return 'nutrition';
   // A member card may lay its counts out in a table of their own ("3 主题 | 120 帖子 | 400 积分").
-  if (!list && isMemberStats(spacedText(element)) && !element.querySelector('pre, h1')) return 'member card';
+  // (Its cells never read shorter than its text: a long block is no card, unread.)
+  if (!list && length < MAX_MEMBER_CARD && isMemberStats(cells()) && !element.querySelector('pre, h1')) return 'member card';
   if (element.querySelector(KEEP_INSIDE)) return null;
   // A table cell's only block is the cell's value ("17", "<a>240 mm</a>"): the table's, like the cell.
   const parent = element.parentElement;
@@ -173,7 +178,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   // A price or a bit of code is what the block is for ("Pro subscription: $29/month"), unless it
   // is a paywall's pitch ("Subscribe now for unlimited access from £1 a week").
   // A shop's notice may quote a price too ("Free delivery on orders over £50").
-  const spaced = length < MAX_JUDGED && /\d|\p{L}\p{Lu}/u.test(text) ? spacedText(element) : text;
+  const spaced = length < MAX_JUDGED && /\d|\p{L}\p{Lu}/u.test(text) ? cells() : text;
   const shopNotice = length < 60 && (SHOP_NOTICE.test(spaced) || (page.shop === true && SELLER_NOTICE.test(spaced)));
   if ((PRICE.test(text) && !PAYWALL_PITCH.test(text) && !shopNotice) || element.querySelector('code, kbd')) return null;
   // A quoted post's attribution line, in the quote's box; elsewhere a <cite> names a work.
@@ -248,9 +253,9 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 400 && BIO.test(text)) return 'author bio';
   if (length < 150 && (BYLINE_NAME.test(text) || BYLINE.test(text))) return 'byline';
   // Read with the cells apart: "5 images" and "April 21, 2024" side by side are no word "imagesApril".
-  const cells = length < 150 ? spacedText(element) : text;
+  const dated = length < 150 ? cells() : text;
   const words = text.split(' ').length;
-  if (words <= 12 && (DATE.test(cells) || AGO.test(cells) || element.querySelector('time') !== null)) return 'dateline';
+  if (words <= 12 && (DATE.test(dated) || AGO.test(dated) || element.querySelector('time') !== null)) return 'dateline';
   // A social handle counts as a link: "Tried it? Tag us on Instagram @kitchen".
   if (length < 120 && SHARE.test(text) && (links >= 2 || linkDensity >= 0.5 || /(^|\s)@\w{2,}/.test(text))) return 'share block';
   if (length < 60 && PAGER.test(text)) return 'pager';
@@ -306,12 +311,7 @@ function removeSection(heading: Element, touched: Set<Element>): void {
     details.remove();
     return;
   }
-  const rank = Number(heading.tagName[1]);
-  while (heading.nextElementSibling) {
-    const next = heading.nextElementSibling;
-    if (HEADING.test(next.tagName) && Number(next.tagName[1]) <= rank) break;
-    next.remove();
-  }
+  removeUntilHeading(heading);
   if (heading.parentElement) touched.add(heading.parentElement);
   heading.remove();
 }
@@ -403,12 +403,11 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
       // The thread is the heading and what follows it in its section.
       while (element.nextSibling) element.nextSibling.remove();
     }
-    if (reason === 'author box') removeUntilHeading(element);
-    if (reason === 'shop section') {
-      if (!page.shop) continue;
+    if (reason === 'author box' || (reason === 'shop section' && page.shop)) {
       removeSection(element, touched);
       continue;
     }
+    if (reason === 'shop section') continue;
     const target = reason === 'member card' ? wholeCard(element, root) : element;
     if (target.parentElement) touched.add(target.parentElement);
     target.remove();

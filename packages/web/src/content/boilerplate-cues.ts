@@ -169,9 +169,11 @@ export const MEMBER_POSTS = /(posts|messages|beiträge|mensajes|messaggi|reputat
 const MEMBER_STAT_WORD =
   '(posts|threads|topics|points|reputation|karma|solutions|beiträge|themen|mensajes|messaggi|主题|帖子|积分|回帖|精华|威望|金钱|贡献|投稿|スレッド|게시물|포인트)';
 const MEMBER_STAT = new RegExp(`\\d[\\d,.]*\\s*${MEMBER_STAT_WORD}(?!\\p{L})|(?<!\\p{L})${MEMBER_STAT_WORD}\\s*:?\\s*\\d`, 'giu');
+/** A member card's length at most: name, rank, counts and a control or two. */
+export const MAX_MEMBER_CARD = 300;
 export function isMemberStats(text: string): boolean {
   // A sentence that gives counts ends as sentences do; a card's last word is a count or a control.
-  return text.length < 300 && !/[.!?。！？]["'”’)]?$/u.test(text) && (text.match(MEMBER_STAT)?.length ?? 0) >= 3;
+  return text.length < MAX_MEMBER_CARD && !/[.!?。！？]["'”’)]?$/u.test(text) && (text.match(MEMBER_STAT)?.length ?? 0) >= 3;
 }
 
 /** A post's controls left as text in languages whose sites write them as bare links ("举报", "只看该作者", "返信"). */

@@ -6,6 +6,7 @@
  * landmark, the longest article, the only h1) is never removed by a class/id guess.
  */
 
+import { Readability } from '@mozilla/readability';
 import { HIDDEN_STYLE, forgetName, linkTextLength } from './dom';
 import { removeFormBoxes } from './form-boxes';
 import { revealHiddenSlides } from './hidden-slides';
@@ -209,9 +210,8 @@ export function removeNonContent(document: Document): void {
   removeAll(document.body, NOT_CONTENT);
 }
 
-/** Readability's "unlikely candidate" names, matched anywhere in a class or id. */
-const READABILITY_UNLIKELY =
-  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
+/** Readability's own "unlikely candidate" names (matched anywhere in a class or id), from the version installed. */
+const READABILITY_UNLIKELY = (Readability.prototype as unknown as { REGEXPS: { unlikelyCandidates: RegExp } }).REGEXPS.unlikelyCandidates;
 
 /** Removes page chrome from the document's body, in place. */
 export function removeChrome(document: Document, data: StructuredData = readStructuredData(document)): void {

@@ -110,9 +110,8 @@ function alike(a: Element, aClasses: readonly string[], b: Element): boolean {
  * template (most class names in common: Apple's "question__body post-body" and "answer__body
  * post-body", Quora's answers), each in a post box of its own beside its author's name or its
  * controls (an article's paragraphs, in wrappers of their own or not, share one box: the
- * article). Returns the post bodies in page order,
- * or none when the page is no such thread (an article's body and its comments are made by
- * different templates).
+ * article). Returns the post bodies in page order, or none when the page is no such thread (an
+ * article's body and its comments are made by different templates).
  */
 export function threadPosts(body: Element): Element[] {
   let longest: { element: Element; length: number } | undefined;

@@ -14,6 +14,7 @@ import { comparable, probeOf, quotedBlocks, restoreMissingPosts, restoreQuotedBl
 import { MIN_REPLIES, threadPosts } from './discussion';
 import { separateFields } from './fields';
 import { missesIngredients } from './recipe-coverage';
+import { metaContent } from './metadata';
 
 export interface MainContent {
   /** The title shown as the content's h1. */
@@ -45,8 +46,7 @@ export function absolutize(document: ParentNode, base: string): void {
 
 /** What the page's meta tags say it is about (its dek, on most article pages). */
 function metaDescription(document: Document): string {
-  const meta = document.querySelector('meta[name="description" i], meta[property="og:description" i], meta[name="twitter:description" i]');
-  return meta?.getAttribute('content')?.trim() ?? '';
+  return metaContent(document, 'meta[name="description" i], meta[property="og:description" i], meta[name="twitter:description" i]') ?? '';
 }
 
 /** The page's own idea of its main content, if it marks one. */
@@ -196,8 +196,8 @@ export function extractMainContent(
   const quoted = quotedBlocks(document, probes);
   const standfirst = standfirstBlock(document, metaDescription(document));
   if (standfirst) quoted.unshift(standfirst);
-  // Copies, as Readability moves and changes the page's own nodes.
-  // Still a thread once the chrome is gone (a wiki's sidebar and footer may be written like its page).
+  // Still a thread once the chrome is gone (a wiki's sidebar and footer may be written like its
+  // page); copies, as Readability moves and changes the page's own nodes.
   const kept = threadBodies.filter((post) => post.isConnected);
   const posts = kept.length > MIN_REPLIES ? kept.map((post) => post.cloneNode(true) as Element) : [];
   const page = { shop, reviewed: shop || declaresRecipe(data), thread: posts.length > 0 };
@@ -217,26 +217,21 @@ export function extractMainContent(
     (containerText > articleText * 2 && articleText < 1500) ||
     missesIngredients(data.ingredients, article?.textContent ?? '', containerContent);
 
+  const finish = (root: Element, source: MainContent['source']): MainContent => {
+    pruneBoilerplate(root, page);
+    ensureTitleHeading(root, title);
+    removeTitleRepeats(root, title);
+    return { title, root, source };
+  };
   // On a shop page, the product's block around Readability's pick of its description.
   const product = article?.content && !tooLittle && shop ? productBlock(html, pageUrl, prepare, article.content) : null;
-  if (product) {
-    pruneBoilerplate(product, page);
-    ensureTitleHeading(product, title);
-    removeTitleRepeats(product, title);
-    return { title, root: product, source: 'fallback' };
-  }
+  if (product) return finish(product, 'fallback');
   if (article?.content && !tooLittle) {
     restoreQuotedBlocks(article.content, quoted);
     restoreMissingPosts(article.content, posts);
-    pruneBoilerplate(article.content, page);
-    ensureTitleHeading(article.content, title);
-    removeTitleRepeats(article.content, title);
-    return { title, root: article.content, source: 'readability' };
+    return finish(article.content, 'readability');
   }
   const root = fallbackContent(html, pageUrl, prepare);
   restoreMissingPosts(root, posts);
-  pruneBoilerplate(root, page);
-  ensureTitleHeading(root, title);
-  removeTitleRepeats(root, title);
-  return { title, root, source: 'fallback' };
+  return finish(root, 'fallback');
 }

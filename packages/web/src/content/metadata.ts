@@ -18,7 +18,8 @@ export interface PageMetadata {
   author?: string;
 }
 
-function metaContent(document: Document, selector: string): string | undefined {
+/** A meta tag's content, whitespace collapsed, or undefined when the page has none (or an empty one). */
+export function metaContent(document: Document, selector: string): string | undefined {
   const value = document.querySelector(selector)?.getAttribute('content');
   const text = value?.replace(/\s+/g, ' ').trim();
   return text || undefined;

@@ -71,21 +71,29 @@ const MAX_REPEATED = 150;
  */
 export function removeRepeatedLines(root: Element, touched: Set<Element>): void {
   const byText = new Map<string, Element[]>();
+  // Each table judged once: a forum laid out in one table holds thousands of lines.
+  const judged = new Map<Element, boolean>();
+  const layoutTables = (table: Element) => {
+    let layout = judged.get(table);
+    if (layout === undefined) judged.set(table, (layout = isLayoutTable(table)));
+    return layout;
+  };
   // Not paragraphs: a post's own line is one, and a reply may quote it outside a blockquote.
   for (const element of Array.from(root.querySelectorAll('div, span'))) {
     if (element.querySelector('p, div, table, ul, ol, pre, h1, h2, h3, h4, h5, h6, img') || element.closest('ul, ol, pre, blockquote'))
       continue;
     const table = element.closest('table');
-    if (table && !isLayoutTable(table)) continue;
+    if (table && !layoutTables(table)) continue;
     const text = textOf(element);
     if (text.length < 2 || text.length > MAX_REPEATED) continue;
-    // A line is counted once, by its outermost element ("<p><span>line</span></p>" is one line).
-    // Counted by its outermost element: "<div><span>line</span></div>" is one line (the div's).
+    // A line is counted once, by its outermost element: "<div><span>line</span></div>" is the div's.
     const parent = element.parentElement;
     if (parent && /^(DIV|SPAN|P)$/.test(parent.tagName) && onlyContent(parent) === element) continue;
     // Whole lines only: a word marked up twice inside sentences ("In <span>Settings</span>, ...") is the sentence's.
     if (!standsAlone(element)) continue;
-    byText.set(text, [...(byText.get(text) ?? []), element]);
+    const same = byText.get(text);
+    if (same) same.push(element);
+    else byText.set(text, [element]);
   }
   for (const elements of byText.values()) {
     if (elements.length < 2) continue;
