@@ -68,9 +68,11 @@ function main() {
   const entry = ({ file, template, url, split, style, lang }) => ({ file, template, url, split, style, lang });
   const real = listed('real-pages.json').map(entry);
   const hand = listed('hand-pages.json');
-  const all = [...entries, ...real, ...hand.map(entry)].sort((a, b) => a.file.localeCompare(b.file));
+  // The blind batches were written by hand, straight into the corpus: their entries stay as they are.
+  const blind = JSON.parse(fs.readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')).filter((e) => e.split.startsWith('blind'));
+  const all = [...entries, ...real, ...hand.map(entry), ...blind].sort((a, b) => a.file.localeCompare(b.file));
   fs.writeFileSync(path.join(CORPUS, 'manifest.json'), JSON.stringify(all, null, 2) + '\n');
-  console.log(`${entries.length} synthetic, ${real.length} real and ${hand.length} hand-written pages`);
+  console.log(`${entries.length} synthetic, ${real.length} real, ${hand.length} hand-written and ${blind.length} blind pages`);
 }
 
 main();

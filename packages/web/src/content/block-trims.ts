@@ -3,7 +3,7 @@
  * closing credit, and on a shop page the table rows about the sale rather than the product.
  */
 import { textOf } from './dom';
-import { SALE_ROW_LABEL, TRAILING_CREDIT } from './boilerplate-cues';
+import { CREDIT, SALE_ROW_LABEL, TRAILING_CREDIT } from './boilerplate-cues';
 
 /**
  * Line-number gutters of highlighted code (Pygments, Rouge): a table cell's pre of nothing but
@@ -20,11 +20,17 @@ export function removeCodeGutters(root: Element): void {
 }
 
 /**
- * A credit at the end of a caption's own text ("... on April 21, 2024. (Photo by A. Name/Agency)",
- * "(AP Photo/Name)"): the caption stays, its credit goes.
+ * A credit at the end of a caption ("... on April 21, 2024. (Photo by A. Name/Agency)", "(AP
+ * Photo/Name)", or an element of its own): the caption stays, its credit goes.
  */
 export function trimCaptionCredits(root: Element): void {
   for (const caption of Array.from(root.querySelectorAll('figcaption, figure p'))) {
+    // Or its own element after the caption's text ("... after midnight <span>Photo by A. Name</span>").
+    const credit = caption.lastElementChild;
+    if (credit && CREDIT.test(textOf(credit)) && textOf(caption).length > textOf(credit).length) {
+      credit.remove();
+      continue;
+    }
     let last: Node | null = caption.lastChild;
     while (last && last.nodeType === 1) last = last.lastChild;
     if (!last || last.nodeType !== 3) continue;

@@ -134,21 +134,35 @@ const REVIEWS = '[itemprop~="review" i], [itemprop~="reviews" i], [itemprop~="ag
 /** A caption by its tag or its class ("gallery__caption", "slide-caption"). */
 const CAPTION = 'figcaption, [class*="caption" i]';
 
+/** Captioned photos (captions of a few words at least) a gallery shows at least. */
+const GALLERY_PHOTOS = 3;
+/**
+ * A gallery's captions are a real share of its text: a sixth of its prose or more (a portfolio's
+ * work notes, a museum's object photos). An article's few photo captions are a sliver of it (a
+ * thirteenth to a twentieth on the corpus's articles with three or more).
+ */
+const GALLERY_SHARE = 6;
+
 /**
  * A page told in its captions (a photo gallery): captions (figcaptions, or elements named as
- * captions, as carousels have them) hold more text than the paragraphs outside them. Its
- * captions are the content; elsewhere they are boilerplate. A page without paragraphs (div
- * soup) says nothing either way, and keeps the old rule.
+ * captions, as carousels have them) hold more text than the paragraphs outside them, or three or
+ * more photos carry captions that add up to a real share of the page's prose. Its captions are
+ * the content; elsewhere they are boilerplate. A page without paragraphs (div soup) says nothing
+ * either way, and keeps the old rule.
  */
 function isCaptionPage(body: HTMLElement): boolean {
   let captions = 0;
+  let count = 0;
   for (const caption of Array.from(body.querySelectorAll(CAPTION))) {
-    if (!caption.parentElement?.closest(CAPTION)) captions += (caption.textContent ?? '').trim().length;
+    if (caption.parentElement?.closest(CAPTION)) continue;
+    const length = (caption.textContent ?? '').trim().length;
+    captions += length;
+    if (length >= 20) count++;
   }
   if (captions === 0) return false;
   let prose = 0;
   for (const p of Array.from(body.querySelectorAll('p'))) if (!p.closest(CAPTION)) prose += (p.textContent ?? '').trim().length;
-  return prose > 0 && captions > prose;
+  return prose > 0 && (captions > prose || (count >= GALLERY_PHOTOS && captions * GALLERY_SHARE > prose));
 }
 
 /** Characters a paragraph of the article's own prose has at least; pitches and teasers are shorter. */
@@ -228,10 +242,11 @@ export function removeChrome(document: Document, data: StructuredData = readStru
   removeAll(body, '[style]', (el) => !HIDDEN_STYLE.test(el.getAttribute('style') ?? ''));
   // Landmarks go, except a note or callout inside the article, and a header that belongs to the
   // article or carries its title.
-  removeAll(body, CHROME_LANDMARKS, (el) => el.tagName === 'ASIDE' && isCallout(el));
+  const holdsTitle = (el: Element) => Array.from(el.querySelectorAll('h1')).some((h) => !isSiteNameHeading(h, document));
+  // A sidebar holding the title holds the work's own description beside its pictures (a portfolio).
+  removeAll(body, CHROME_LANDMARKS, (el) => el.tagName === 'ASIDE' && (isCallout(el) || holdsTitle(el)));
   const captionPage = isCaptionPage(body);
   if (!captionPage) removeAll(body, 'figcaption');
-  const holdsTitle = (el: Element) => Array.from(el.querySelectorAll('h1')).some((h) => !isSiteNameHeading(h, document));
   removeAll(body, 'header, [role="banner"]', (el) => el.closest('main, article') !== null || holdsTitle(el));
 
   const bodyText = (body.textContent ?? '').length || 1;

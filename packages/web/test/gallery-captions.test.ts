@@ -1,0 +1,58 @@
+import { parseDocument, textOf } from '../src/content/dom';
+import { pruneBoilerplate } from '../src/content/boilerplate-blocks';
+import { createContentExtractor } from '../src/content/page-content';
+
+const text = (html: string) => createContentExtractor().extract(html, 'https://example.com/g', { text: true }).text ?? '';
+
+const NOTES = [
+  'A night market in a flooded river town, built for a personal project about places that adapted to rising water instead of leaving.',
+  'Blocked out in Blender with simple kitbash pieces, lit with a handful of emissive objects and a low moon, then painted over in Photoshop.',
+];
+const CAPTIONS = [
+  'Final paintover. The market stalls sit on moored barges, so the street rises and falls with the river.',
+  'Clay render before any texturing. I kept the geometry rough and let the paintover do the detail.',
+  'Lighting pass with only the lanterns switched on, each one a slightly different warm tint.',
+];
+
+const picture = (caption: string, n: number) =>
+  `<div class="asset-image"><picture><img src="/p/${n}.jpg" alt="The Lantern Market"></picture><div class="asset-caption">${caption}</div></div>`;
+
+/** A portfolio: the pictures in the main column, the title and the artist's notes in a sidebar beside them. */
+const PORTFOLIO =
+  '<html><head><title>The Lantern Market</title></head><body><header><nav><a href="/">Home</a><a href="/jobs">Jobs</a></nav></header>' +
+  `<main><div class="project-assets">${CAPTIONS.map(picture).join('')}</div>` +
+  '<aside class="project-sidebar"><div class="project-author"><a href="/mira">Mira Tanaka</a><button>Follow</button></div>' +
+  `<h1 class="project-name">The Lantern Market</h1><div class="project-description">${NOTES.map((p) => `<p>${p}</p>`).join('')}</div>` +
+  '<ul class="project-stats"><li>1,482</li><li>9,730</li></ul></aside></main>' +
+  '<aside class="more-by"><h3>More by Mira</h3><a href="/a/1">Harbour study</a></aside></body></html>';
+
+const LONG_PROSE = Array.from({ length: 8 }, () => `<p>${NOTES.join(' ')}</p>`).join('');
+
+describe('a gallery’s captions and its title beside the pictures', () => {
+  it('keeps a sidebar that holds the title, with the notes, and the captions of three photos', () => {
+    const out = text(PORTFOLIO);
+    expect(out).toContain('The Lantern Market');
+    for (const note of NOTES) expect(out).toContain(note);
+    for (const caption of CAPTIONS) expect(out).toContain(caption);
+    expect(out).not.toContain('Harbour study');
+  });
+
+  it('drops the captions of an article whose photos are a sliver of its text', () => {
+    const article =
+      `<html><body><main><article><h1>The Lantern Market</h1>${LONG_PROSE}` +
+      `${CAPTIONS.map((c, n) => `<figure><img src="/p/${n}.jpg" alt=""><figcaption>${c}</figcaption></figure>`).join('')}</article></main></body></html>`;
+    const out = text(article);
+    expect(out).toContain(NOTES[1]);
+    for (const caption of CAPTIONS) expect(out).not.toContain(caption);
+  });
+
+  it('trims a credit in an element of its own at a caption’s end, not a caption that is only a credit', () => {
+    const root = parseDocument(
+      `<body><div><p>${NOTES[0]}</p><figure><img src="/a.jpg" alt=""><figcaption>Steam rises from a dumpling stall <span>Photo by Lin Wei</span></figcaption></figure>` +
+        '<figure><img src="/b.jpg" alt=""><figcaption><span>Traders pack up after midnight</span></figcaption></figure></div></body>',
+    ).body.firstElementChild!;
+    pruneBoilerplate(root);
+    const captions = Array.from(root.querySelectorAll('figcaption')).map((c) => textOf(c));
+    expect(captions).toEqual(['Steam rises from a dumpling stall', 'Traders pack up after midnight']);
+  });
+});
