@@ -55,4 +55,20 @@ describe('a gallery’s captions and its title beside the pictures', () => {
     const captions = Array.from(root.querySelectorAll('figcaption')).map((c) => textOf(c));
     expect(captions).toEqual(['Steam rises from a dumpling stall', 'Traders pack up after midnight']);
   });
+
+  it('keeps a grid of captioned photos in a section apart from the prose, whatever the body’s theme classes say', () => {
+    const photos = [...CAPTIONS, 'A single set of footprints across fresh snow, under the mountain that gives the beach its name.'];
+    const page =
+      '<html><body class="gallery-design-grid gallery-caption-style-simple"><header><nav><a href="/">Home</a></nav></header>' +
+      `<main><article><section><div class="content-wrapper"><div class="sqs-block"><h1>Salt and Stone</h1>${NOTES.map((p) => `<p>${p}</p>`).join('')}<p>${NOTES[0]} ${NOTES[1]}</p></div></div></section>` +
+      `<section class="gallery-section"><div class="content-wrapper"><div class="gallery-grid">${photos
+        .map(
+          (c, n) =>
+            `<figure class="gallery-grid-item"><img src="/i/${n}.jpg" alt=""><figcaption class="gallery-caption"><p>${c}</p></figcaption></figure>`,
+        )
+        .join('')}</div></div></section></article></main></body></html>`;
+    const out = text(page);
+    for (const note of NOTES) expect(out).toContain(note);
+    for (const caption of photos) expect(out).toContain(caption);
+  });
 });

@@ -2,7 +2,7 @@ import { parseDocument, textOf } from '../src/content/dom';
 import { removeChrome } from '../src/content/clean';
 import { boilerplateReason, pruneBoilerplate } from '../src/content/boilerplate-blocks';
 import { unwrapHeadingButtons } from '../src/content/heading-buttons';
-import { ingredientCoverage, missesIngredients } from '../src/content/recipe-coverage';
+import { lineCoverage, missesListedLines } from '../src/content/listed-lines';
 import { readStructuredData } from '../src/content/structured-data';
 import { createContentExtractor } from '../src/content/page-content';
 import { isSiteNameHeading } from '../src/content/site-name';
@@ -116,15 +116,15 @@ describe('recipe ingredient coverage', () => {
   });
 
   it('matches lines however the page spaces and punctuates them', () => {
-    expect(ingredientCoverage(INGREDIENTS, '250 g\tLinsen (Tellerlinsen), braune 1 Zwiebel(n) 1 Möhre(n)')).toBeCloseTo(0.6);
+    expect(lineCoverage(INGREDIENTS, '250 g\tLinsen (Tellerlinsen), braune 1 Zwiebel(n) 1 Möhre(n)')).toBeCloseTo(0.6);
   });
 
   it('says a method without its ingredients misses them only when the container holds them', () => {
     const all = INGREDIENTS.join('\n');
-    expect(missesIngredients(INGREDIENTS, 'Die Linsen waschen.', `${all}\nDie Linsen waschen.`)).toBe(true);
-    expect(missesIngredients(INGREDIENTS, 'Die Linsen waschen.', 'Die Linsen waschen.')).toBe(false);
-    expect(missesIngredients(INGREDIENTS, all, all)).toBe(false);
-    expect(missesIngredients(INGREDIENTS.slice(0, 2), '', INGREDIENTS.slice(0, 2).join(' '))).toBe(false);
+    expect(missesListedLines(INGREDIENTS, 'Die Linsen waschen.', `${all}\nDie Linsen waschen.`)).toBe(true);
+    expect(missesListedLines(INGREDIENTS, 'Die Linsen waschen.', 'Die Linsen waschen.')).toBe(false);
+    expect(missesListedLines(INGREDIENTS, all, all)).toBe(false);
+    expect(missesListedLines(INGREDIENTS.slice(0, 2), '', INGREDIENTS.slice(0, 2).join(' '))).toBe(false);
   });
 
   it("makes extraction take the page's container when the ingredients sit in a box apart", () => {

@@ -133,6 +133,7 @@ const REVIEWS = '[itemprop~="review" i], [itemprop~="reviews" i], [itemprop~="ag
 
 /** A caption by its tag or its class ("gallery__caption", "slide-caption"). */
 const CAPTION = 'figcaption, [class*="caption" i]';
+const PICTURES = 'img, picture, figure, video';
 
 /** Captioned photos (captions of a few words at least) a gallery shows at least. */
 const GALLERY_PHOTOS = 3;
@@ -151,18 +152,28 @@ const GALLERY_SHARE = 6;
  * either way, and keeps the old rule.
  */
 function isCaptionPage(body: HTMLElement): boolean {
-  let captions = 0;
+  // A caption says what a picture shows; an element holding pictures, named "caption" (a
+  // gallery's wrapper, a body class of theme settings such as "gallery-caption-below"), is none.
+  const found = Array.from(body.querySelectorAll(CAPTION)).filter((caption) => !caption.querySelector(PICTURES));
+  const captions = new Set(found);
+  const inCaption = (element: Element) => {
+    for (let parent = element.parentElement; parent && parent !== body; parent = parent.parentElement)
+      if (captions.has(parent)) return true;
+    return false;
+  };
+  let captionText = 0;
   let count = 0;
-  for (const caption of Array.from(body.querySelectorAll(CAPTION))) {
-    if (caption.parentElement?.closest(CAPTION)) continue;
+  for (const caption of found) {
+    if (inCaption(caption)) continue;
     const length = (caption.textContent ?? '').trim().length;
-    captions += length;
+    captionText += length;
     if (length >= 20) count++;
   }
-  if (captions === 0) return false;
+  if (captionText === 0) return false;
   let prose = 0;
-  for (const p of Array.from(body.querySelectorAll('p'))) if (!p.closest(CAPTION)) prose += (p.textContent ?? '').trim().length;
-  return prose > 0 && (captions > prose || (count >= GALLERY_PHOTOS && captions * GALLERY_SHARE > prose));
+  for (const p of Array.from(body.querySelectorAll('p')))
+    if (!captions.has(p) && !inCaption(p)) prose += (p.textContent ?? '').trim().length;
+  return prose > 0 && (captionText > prose || (count >= GALLERY_PHOTOS && captionText * GALLERY_SHARE > prose));
 }
 
 /** Characters a paragraph of the article's own prose has at least; pitches and teasers are shorter. */

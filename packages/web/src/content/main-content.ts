@@ -13,7 +13,7 @@ import { declaresRecipe, isShopPage, readStructuredData } from './structured-dat
 import { comparable, probeOf, quotedBlocks, restoreMissingPosts, restoreQuotedBlocks, standfirstBlock } from './coverage';
 import { MIN_REPLIES, threadPosts } from './discussion';
 import { separateFields } from './fields';
-import { missesIngredients } from './recipe-coverage';
+import { missesListedLines } from './listed-lines';
 import { metaContent } from './metadata';
 
 export interface MainContent {
@@ -117,6 +117,10 @@ function fallbackContent(html: string, pageUrl: string, prepare: ((document: Doc
   return rootOf(document, semanticContainer(document) ?? document.body);
 }
 
+/** A gallery's captions (figcaptions, carousels' caption elements), each a sentence or so. */
+const CAPTIONS = 'figcaption, [class*="caption" i]:not(:has(img, picture, figure, video))';
+const MIN_CAPTION = 20;
+
 /** Characters of a paragraph of Readability's pick that tell where it sits in the page. */
 const MIN_PROBE = 60;
 /** How much more text than Readability's pick the product's block holds, to be taken instead. */
@@ -193,6 +197,8 @@ export function extractMainContent(
   const container = semanticContainer(document);
   const containerContent = container ? textOf(container) : '';
   const containerText = containerContent.length;
+  // Captions left after the chrome went: only a page told in its captions keeps them.
+  const captions = [...new Set(Array.from(document.querySelectorAll(CAPTIONS)).map(textOf))].filter((text) => text.length >= MIN_CAPTION);
   const quoted = quotedBlocks(document, probes);
   const standfirst = standfirstBlock(document, metaDescription(document));
   if (standfirst) quoted.unshift(standfirst);
@@ -211,11 +217,13 @@ export function extractMainContent(
   const title = heading || article?.title?.trim() || fallbackTitle;
 
   // Readability picked a fragment of a page that marks its main content clearly: trust the page.
-  // So did it when it left out the recipe's ingredients, which the page's container holds.
+  // So did it when it left out the recipe's ingredients or the gallery's captions, which the
+  // page's container holds.
   const tooLittle =
     articleText < 100 ||
     (containerText > articleText * 2 && articleText < 1500) ||
-    missesIngredients(data.ingredients, article?.textContent ?? '', containerContent);
+    missesListedLines(data.ingredients, article?.textContent ?? '', containerContent) ||
+    missesListedLines(captions, article?.textContent ?? '', containerContent);
 
   const finish = (root: Element, source: MainContent['source']): MainContent => {
     pruneBoilerplate(root, page);
