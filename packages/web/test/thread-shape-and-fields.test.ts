@@ -81,6 +81,17 @@ describe('a thread told by the shape of its posts', () => {
     expect(threadPosts(page)).toEqual([]);
   });
 
+  it('is no thread: an article and its comments made by one post template, the article many times longer', () => {
+    const post = (i: number, html: string) =>
+      `<div class="dw-p"><div class="dw-p-hd"><a href="/u/${i}">user${i}</a></div><div class="dw-p-bd"><div class="dw-p-bd-blk">${html}</div></div></div>`;
+    const article = post(0, `<p>${ARTICLE_PROSE}</p><p>${ARTICLE_PROSE}</p><p>${ARTICLE_PROSE}</p><p>${ARTICLE_PROSE}</p>`);
+    const comments = ANSWERS.map((answer, i) => post(i + 1, `<p>${answer}</p>`)).join('');
+    expect(threadPosts(body(`<main><h1>Budget</h1>${article}<div class="dw-replies">${comments}</div></main>`))).toEqual([]);
+    // A question as long as an answer opens a thread, in the same markup.
+    const question = post(0, `<p>${QUESTION}</p>`);
+    expect(threadPosts(body(`<main><h1>Mouse</h1>${question}<div class="dw-replies">${comments}</div></main>`))).toHaveLength(5);
+  });
+
   it('brings back only posts after the first one the content holds, each once', () => {
     const posts = [
       'A sidebar blurb made by the posts template, about the community and its rules for everyone.',

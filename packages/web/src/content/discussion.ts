@@ -143,8 +143,20 @@ export function threadPosts(body: Element): Element[] {
     const box = boxOf.get(post) ?? null;
     return box !== null && boxes.get(box) === 1;
   });
-  return boxed.length > MIN_REPLIES && boxed.includes(longest.element) ? boxed : [];
+  if (boxed.length <= MIN_REPLIES || !boxed.includes(longest.element)) return [];
+  // An article with its comments in the article's own post template (Talkyard, a wiki page's
+  // talk): the opening post is an article, many times longer than any reply. A thread's opening
+  // question is about as long as its answers.
+  const length = new Map(blocks.map((block) => [block.element, block.length]));
+  const [opening, ...replies] = boxed.map((post) => length.get(post) ?? 0);
+  if (opening! >= ARTICLE && replies.every((reply) => reply * OUTWEIGHS < opening!)) return [];
+  return boxed;
 }
+
+/** Characters of an opening post that is an article rather than a question. */
+const ARTICLE = 1000;
+/** How many times longer than its longest reply an article is. */
+const OUTWEIGHS = 4;
 
 /** Levels above a post's body its box may be (Quora's answer text sits five wrappers deep). */
 const MAX_BOX_DEPTH = 8;
