@@ -92,6 +92,29 @@ describe('a thread told by the shape of its posts', () => {
     expect(threadPosts(body(`<main><h1>Mouse</h1>${question}<div class="dw-replies">${comments}</div></main>`))).toHaveLength(5);
   });
 
+  it('reads a thread written in spans holding paragraphs, and no page of text spans as one', () => {
+    const span = (extra: string, html: string) => `<span class="RichText ztext${extra}">${html}</span>`;
+    const item = (i: number, html: string) =>
+      `<div class="AnswerItem"><div class="AuthorInfo"><a href="/u/${i}">user${i}</a></div><div class="RichContent">${html}</div><button>Like</button></div>`;
+    const page =
+      `<main><div class="QuestionHeader"><h1>Mouse lost after sleep</h1><div class="QuestionRichText">${span('', QUESTION)}</div><button>Follow</button></div>` +
+      item(1, span(' Copyright', `<p>${ANSWERS[0]}</p><p>${ANSWERS[2]}</p>`)) +
+      item(2, span(' Copyright', `<p>${ANSWERS[1]}</p>`)) +
+      '</main>';
+    expect(threadPosts(body(page)).map((post) => textOf(post))).toEqual([QUESTION, `${ANSWERS[0]}${ANSWERS[2]}`, ANSWERS[1]]);
+    const spans = [
+      'Condition: Used, tested with a roll of film',
+      'Postage: free tracked delivery in two days',
+      'Returns: accepted within 30 days',
+    ]
+      .map(
+        (line, i) =>
+          `<div class="row"><div class="label"><span class="ux-textspans">${i}</span></div><span class="ux-textspans">${line}</span></div>`,
+      )
+      .join('');
+    expect(threadPosts(body(`<main><h1>Camera</h1>${spans}</main>`))).toEqual([]);
+  });
+
   it('brings back only posts after the first one the content holds, each once', () => {
     const posts = [
       'A sidebar blurb made by the posts template, about the community and its rules for everyone.',

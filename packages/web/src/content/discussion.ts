@@ -94,6 +94,13 @@ const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'TEXTAREA']
 
 /** Tags a post's body is written in (a label's span or a list's item is no post). */
 const POST_TAGS = new Set(['DIV', 'SECTION', 'ARTICLE', 'TD', 'BLOCKQUOTE']);
+/**
+ * Or a span, when the page's longest post is a span holding paragraphs, written as a block
+ * (Zhihu's question and answers: `<span class="RichText">`); a page whose every line is a span
+ * of one class (eBay's "ux-textspans") is no thread of spans.
+ */
+const isPostTag = (element: Element) => POST_TAGS.has(element.tagName) || element.tagName === 'SPAN';
+const isBlockSpan = (element: Element) => element.tagName === 'SPAN' && element.querySelector(':scope > p') !== null;
 /** Own text of a post body short enough to be a label, not a reply ("· Pastry chef"). */
 const MIN_POST = 20;
 
@@ -122,9 +129,9 @@ export function threadPosts(body: Element): Element[] {
     if (length < MIN_POST) continue;
     // The longest block may have no class (an article's body): then it is no thread's post.
     if (length >= MIN_BODY && (!longest || length > longest.length)) longest = { element, length };
-    if (element.hasAttribute('class') && POST_TAGS.has(element.tagName)) blocks.push({ element, length });
+    if (element.hasAttribute('class') && isPostTag(element)) blocks.push({ element, length });
   }
-  if (!longest) return [];
+  if (!longest || (longest.element.tagName === 'SPAN' && !isBlockSpan(longest.element))) return [];
   const classes = templateClasses(longest.element);
   if (classes.length === 0) return [];
   const posts: Element[] = [];
