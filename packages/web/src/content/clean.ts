@@ -135,7 +135,18 @@ const REVIEWS = '[itemprop~="review" i], [itemprop~="reviews" i], [itemprop~="ag
 const CAPTION = 'figcaption, [class*="caption" i]';
 const PICTURES = 'img, picture, figure, video';
 
-/** Captioned photos (captions of a few words at least) a gallery shows at least. */
+/**
+ * The captions under `root`. A caption says what a picture shows; an element holding pictures,
+ * named "caption" (a gallery's wrapper, a body class of theme settings such as
+ * "gallery-caption-below"), is none.
+ */
+export function captionsIn(root: ParentNode): Element[] {
+  return Array.from(root.querySelectorAll(CAPTION)).filter((caption) => !caption.querySelector(PICTURES));
+}
+
+/** Characters of a caption that says something (a sentence or so), not a counter or a credit. */
+export const CAPTION_TEXT = 20;
+/** Captioned photos (captions of {@link CAPTION_TEXT} characters at least) a gallery shows at least. */
 const GALLERY_PHOTOS = 3;
 /**
  * A gallery's captions are a real share of its text: a sixth of its prose or more (a portfolio's
@@ -152,9 +163,7 @@ const GALLERY_SHARE = 6;
  * either way, and keeps the old rule.
  */
 function isCaptionPage(body: HTMLElement): boolean {
-  // A caption says what a picture shows; an element holding pictures, named "caption" (a
-  // gallery's wrapper, a body class of theme settings such as "gallery-caption-below"), is none.
-  const found = Array.from(body.querySelectorAll(CAPTION)).filter((caption) => !caption.querySelector(PICTURES));
+  const found = captionsIn(body);
   const captions = new Set(found);
   const inCaption = (element: Element) => {
     for (let parent = element.parentElement; parent && parent !== body; parent = parent.parentElement)
@@ -167,7 +176,7 @@ function isCaptionPage(body: HTMLElement): boolean {
     if (inCaption(caption)) continue;
     const length = (caption.textContent ?? '').trim().length;
     captionText += length;
-    if (length >= 20) count++;
+    if (length >= CAPTION_TEXT) count++;
   }
   if (captionText === 0) return false;
   let prose = 0;

@@ -154,8 +154,7 @@ export function threadPosts(body: Element): Element[] {
   // An article with its comments in the article's own post template (Talkyard, a wiki page's
   // talk): the opening post is an article, many times longer than any reply. A thread's opening
   // question is about as long as its answers.
-  const length = new Map(blocks.map((block) => [block.element, block.length]));
-  const [opening, ...replies] = boxed.map((post) => length.get(post) ?? 0);
+  const [opening, ...replies] = boxed.map(ownTextLength);
   if (opening! >= ARTICLE && replies.every((reply) => reply * OUTWEIGHS < opening!)) return [];
   return boxed;
 }

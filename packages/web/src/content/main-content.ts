@@ -5,7 +5,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { absoluteHttpUrl, baseUrlOf, collapseSpace, normalise, parseDocument, textOf } from './dom';
-import { removeChrome } from './clean';
+import { CAPTION_TEXT, captionsIn, removeChrome } from './clean';
 import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 import { isSiteNameHeading } from './site-name';
 import { removeTitleRepeats } from './title-repeats';
@@ -117,10 +117,6 @@ function fallbackContent(html: string, pageUrl: string, prepare: ((document: Doc
   return rootOf(document, semanticContainer(document) ?? document.body);
 }
 
-/** A gallery's captions (figcaptions, carousels' caption elements), each a sentence or so. */
-const CAPTIONS = 'figcaption, [class*="caption" i]:not(:has(img, picture, figure, video))';
-const MIN_CAPTION = 20;
-
 /** Characters of a paragraph of Readability's pick that tell where it sits in the page. */
 const MIN_PROBE = 60;
 /** How much more text than Readability's pick the product's block holds, to be taken instead. */
@@ -198,7 +194,7 @@ export function extractMainContent(
   const containerContent = container ? textOf(container) : '';
   const containerText = containerContent.length;
   // Captions left after the chrome went: only a page told in its captions keeps them.
-  const captions = [...new Set(Array.from(document.querySelectorAll(CAPTIONS)).map(textOf))].filter((text) => text.length >= MIN_CAPTION);
+  const captions = [...new Set(captionsIn(document).map(textOf))].filter((text) => text.length >= CAPTION_TEXT);
   const quoted = quotedBlocks(document, probes);
   const standfirst = standfirstBlock(document, metaDescription(document));
   if (standfirst) quoted.unshift(standfirst);
