@@ -1,6 +1,7 @@
 import { parseDocument, textOf } from '../src/content/dom';
 import { pruneBoilerplate } from '../src/content/boilerplate-blocks';
 import { createContentExtractor } from '../src/content/page-content';
+import { demoteProseHeadings } from '../src/content/heading-buttons';
 
 const text = (html: string) => createContentExtractor().extract(html, 'https://example.com/g', { text: true }).text ?? '';
 
@@ -70,5 +71,33 @@ describe('a gallery’s captions and its title beside the pictures', () => {
     const out = text(page);
     for (const note of NOTES) expect(out).toContain(note);
     for (const caption of photos) expect(out).toContain(caption);
+  });
+});
+
+describe('a photo page whose description is written in a heading', () => {
+  const DESCRIPTION = [
+    'I waited in the hide for most of an hour before the heron walked into the channel and stood there, still as a post.',
+    'The mist lifted while the sun came up behind the reeds, so the background runs from grey to gold across the frame.',
+  ];
+  /** Flickr's photo page: the title an h1, the whole description an h2 of paragraphs, the last block of the page's column. */
+  const PHOTO =
+    '<html><body><nav><a href="/explore">Explore</a></nav><main><div class="photo-well"><img src="/p/heron.jpg" alt="Heron"></div>' +
+    '<div class="attribution"><a href="/people/ann">Ann Reed</a><button>Follow</button></div>' +
+    '<h1 class="photo-title">Grey heron at first light</h1>' +
+    `<h2 class="photo-desc">${DESCRIPTION.map((p) => `<p>${p}</p>`).join('')}</h2></main></body></html>`;
+
+  it('keeps every paragraph of the description, as paragraphs', () => {
+    const result = createContentExtractor().extract(PHOTO, 'https://example.com/photos/1', { text: true, markdown: true });
+    for (const paragraph of DESCRIPTION) expect(result.text).toContain(paragraph);
+    expect(result.markdown).toContain(`\n\n${DESCRIPTION[1]}`);
+    expect(result.markdown).not.toMatch(/^#+ I waited/m);
+  });
+
+  it('leaves a heading that wraps its one short line in a paragraph a heading', () => {
+    const document = parseDocument('<body><h1><p>Grey heron at first light</p></h1><h2><p>One</p><p>Two</p></h2></body>');
+    demoteProseHeadings(document.body);
+    expect(textOf(document.querySelector('h1')!)).toBe('Grey heron at first light');
+    expect(document.querySelector('h2')).toBeNull();
+    expect(document.querySelectorAll('div > p')).toHaveLength(2);
   });
 });

@@ -10,7 +10,7 @@ import { Readability } from '@mozilla/readability';
 import { HIDDEN_STYLE, forgetName, linkTextLength } from './dom';
 import { removeFormBoxes } from './form-boxes';
 import { revealHiddenSlides } from './hidden-slides';
-import { unwrapHeadingButtons } from './heading-buttons';
+import { demoteProseHeadings, unwrapHeadingButtons } from './heading-buttons';
 import { keepChecklistLabels } from './checklists';
 import { isSiteNameHeading } from './site-name';
 import { repliesShareThePostTemplate } from './discussion';
@@ -257,6 +257,7 @@ export function removeChrome(document: Document, data: StructuredData = readStru
   // Before the controls go: a newsletter box is known by its email field.
   removeFormBoxes(body, protectedBy(contentAnchors(body)));
   unwrapHeadingButtons(body);
+  demoteProseHeadings(body);
   keepChecklistLabels(body);
   removeAll(body, NOT_CONTENT);
   removeAll(body, '[style]', (el) => !HIDDEN_STYLE.test(el.getAttribute('style') ?? ''));
