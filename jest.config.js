@@ -44,6 +44,7 @@ const UNIT = [
   'packages/web/test/thread-and-shop-rules.test.ts',
   'packages/web/test/thread-shape-and-fields.test.ts',
   'packages/web/test/gallery-captions.test.ts',
+  'packages/web/test/buy-box.test.ts',
   'packages/web/test/implied-tags.test.ts',
   'packages/web/test/shop-and-recipe-shapes.test.ts',
   'packages/web/test/content-must-keep.test.ts',

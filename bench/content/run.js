@@ -20,7 +20,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { ROOT, percentile } = require('../lib/harness');
-const { matchCounts, aggregate, shingles } = require('./score');
+const { matchCounts, aggregate, shingles, tokens } = require('./score');
 
 require(path.join(ROOT, 'packages/testkit/src/ts-register.js'));
 const { values: options } = parseArgs({
@@ -43,18 +43,32 @@ function baseline(html) {
   return new Readability(document).parse()?.textContent ?? '';
 }
 
+/**
+ * Whether `line` is found in `text`: a line of 1-3 tokens as a run of the text's tokens (its
+ * shingle of all its tokens says nothing of short lines inside a longer text), a longer line by
+ * most of its shingles.
+ */
+function foundIn(line, text) {
+  const words = tokens(line);
+  if (words.length === 0) return true;
+  if (words.length < 4) return text.stream.includes(` ${words.join(' ')} `);
+  const own = [...shingles(line).keys()];
+  return own.filter((s) => text.shingles.has(s)).length * 2 >= own.length;
+}
+
 function showPage(page, text) {
   const lines = (t) =>
     t
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-  const truth = shingles(page.expected);
-  const guess = shingles(text);
-  console.log(`--- ${page.file} (extracted)\n${text}\n--- extra lines (no shingle expected)`);
-  for (const line of lines(text)) if (![...shingles(line).keys()].some((s) => truth.has(s))) console.log(`+ ${line}`);
+  const indexed = (t) => ({ stream: ` ${tokens(t).join(' ')} `, shingles: shingles(t) });
+  const truth = indexed(page.expected);
+  const guess = indexed(text);
+  console.log(`--- ${page.file} (extracted)\n${text}\n--- extra lines (not in the expected text)`);
+  for (const line of lines(text)) if (!foundIn(line, truth)) console.log(`+ ${line}`);
   console.log('--- missed lines');
-  for (const line of lines(page.expected)) if (![...shingles(line).keys()].some((s) => guess.has(s))) console.log(`- ${line}`);
+  for (const line of lines(page.expected)) if (!foundIn(line, guess)) console.log(`- ${line}`);
 }
 
 const fmt = (s) => `P ${s.precision.toFixed(3)}  R ${s.recall.toFixed(3)}  F1 ${s.f1.toFixed(3)}`;

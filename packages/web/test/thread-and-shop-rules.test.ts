@@ -430,3 +430,29 @@ describe("a shop's price labels, badges, item codes and list-headed notices", ()
     expect(boilerplateReason(block('<ul><li>30-day returns</li><li>Secure checkout</li></ul>'))).toBe('shop notice');
   });
 });
+
+describe("a shop's reviews and other products, headed in other languages", () => {
+  const SHOP = { shop: true, reviewed: true };
+
+  it.each(['Kundenbewertungen', 'Avis clients', 'Opiniones del producto', 'Oceny i recenzje produktu', 'カスタマーレビュー'])(
+    'takes "%s" for the reviews heading',
+    (heading) => {
+      expect(boilerplateReason(block(`<h2>${heading}</h2>`), Infinity, SHOP)).toBe('thread heading');
+    },
+  );
+
+  it.each([
+    'Inni kupili również',
+    'Andere Kunden kauften auch',
+    'Les clients ont également acheté',
+    'この商品を見た人はこんな商品も見ています',
+    'ショップ情報',
+  ])('takes "%s" for a shop section', (heading) => {
+    expect(boilerplateReason(block(`<h2>${heading}</h2>`), Infinity, SHOP)).toBe('shop section');
+  });
+
+  it('leaves a bare "Opinie" or "Avis" heading alone (an opinion column)', () => {
+    expect(boilerplateReason(block('<h2>Opinie</h2>'), Infinity, {})).toBeNull();
+    expect(boilerplateReason(block('<h2>Avis</h2>'), Infinity, {})).toBeNull();
+  });
+});

@@ -14,7 +14,8 @@ import { demoteProseHeadings, unwrapHeadingButtons } from './heading-buttons';
 import { keepChecklistLabels } from './checklists';
 import { isSiteNameHeading } from './site-name';
 import { repliesShareThePostTemplate } from './discussion';
-import { declaresDiscussion, readStructuredData, type StructuredData } from './structured-data';
+import { declaresDiscussion, isShopPage, readStructuredData, type StructuredData } from './structured-data';
+import { pruneBuyBox } from './buy-box';
 
 /** Never content. */
 const NOT_CONTENT = [
@@ -254,6 +255,11 @@ export function removeChrome(document: Document, data: StructuredData = readStru
   // Read before the scripts go (by the caller, or here): a thread's replies are its content, not a comment section.
   const declaredThread = declaresDiscussion(data);
   revealHiddenSlides(body);
+  // While the add-to-cart control is there to find the buy box by.
+  if (isShopPage(document, data)) {
+    const titles = Array.from(body.querySelectorAll('h1')).filter((h) => !isSiteNameHeading(h, document));
+    if (titles.length === 1) pruneBuyBox(body, titles[0]!);
+  }
   // Before the controls go: a newsletter box is known by its email field.
   removeFormBoxes(body, protectedBy(contentAnchors(body)));
   unwrapHeadingButtons(body);

@@ -93,7 +93,21 @@ export function readStructuredData(document: Document): StructuredData {
 const PRODUCT_TYPES = ['Product', 'ProductGroup', 'IndividualProduct', 'ProductModel', 'Offer', 'AggregateOffer'];
 /** A shop's buying control, by its label. */
 const BUY_CONTROL =
-  /^\s*(add to (cart|basket|bag|trolley)|buy (it )?now|in den warenkorb|jetzt kaufen|ajouter au panier|acheter|añadir al carrito|comprar|aggiungi al carrello|acquista)\b/iu;
+  /^\s*(add to (cart|basket|bag|trolley)|buy (it )?now|in den warenkorb|jetzt kaufen|ajouter au panier|acheter|añadir al carrito|agregar al carrito|comprar|aggiungi al carrello|acquista|dodaj do koszyka|kup teraz|in winkelwagen|in (mijn )?winkelwagentje|adicionar ao carrinho|lägg i varukorgen|læg i kurv|legg i handlekurven|lisää ostoskoriin|do košíku|kosárba|カートに入れる|今すぐ買う|加入购物车|立即购买|장바구니 담기|바로 구매)(?!\p{L})/iu;
+
+/** Attributes naming a control for what it does, in code ("AddToCart", "js_pdp_add-to-basket"). */
+const CONTROL_NAME = /add[\s_-]?to[\s_-]?(cart|basket|bag|trolley)|buy[\s_-]?now|add2cart/i;
+
+/** Whether `control` (a button, a submit input, a link styled as a button) puts the product in the cart. */
+export function isBuyControl(control: Element): boolean {
+  const label = control.tagName === 'INPUT' ? (control.getAttribute('value') ?? '') : (control.textContent ?? '');
+  if (label.length < 40 && BUY_CONTROL.test(label)) return true;
+  if (control.getAttribute('name') === 'add-to-cart') return true;
+  for (const { name, value } of Array.from(control.attributes)) {
+    if ((name === 'class' || name === 'id' || name.startsWith('data-')) && CONTROL_NAME.test(value)) return true;
+  }
+  return false;
+}
 
 /**
  * Whether the page sells something: it declares a product (JSON-LD or microdata), marks a price
@@ -107,11 +121,7 @@ export function isShopPage(document: Document, data: StructuredData): boolean {
     return true;
   if (document.querySelector('form[action*="cart" i], form[action*="basket" i]')) return true;
   const controls = document.querySelectorAll('button, input[type="submit"], a[role="button"], [name="add-to-cart"]');
-  for (const control of Array.from(controls)) {
-    const label = control.tagName === 'INPUT' ? (control.getAttribute('value') ?? '') : (control.textContent ?? '');
-    if (control.getAttribute('name') === 'add-to-cart' || (label.length < 40 && BUY_CONTROL.test(label))) return true;
-  }
-  return false;
+  return Array.from(controls).some(isBuyControl);
 }
 
 /** Types that make the page a thread: its replies are the content, not a comment section. */

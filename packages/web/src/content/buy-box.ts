@@ -1,0 +1,161 @@
+/**
+ * A shop page's buy box: the lines a shop writes around its add-to-cart control (the brand's
+ * badge, the rating, the old price and the instalments, the variant pickers, stock, delivery,
+ * returns, the seller, the payment promises). They are the same on every product page of the
+ * shop, in whatever language, and none of them is the product's: of the run from the product's
+ * title to its add-to-cart control, only the title, the price, headings, tables, feature lists
+ * and prose stay.
+ *
+ * The box is told by its markup, not its words: the smallest element holding both the page's
+ * title and its add-to-cart control. In it, every short line goes (but the first price) before
+ * the control, and after it until the product's own content begins: a heading, a table, a list
+ * of features, or a paragraph of prose. What follows that is left to the other rules. Stock
+ * status stays too ("In stock", "Sold out", "Only 3 left"): a restock watch follows it.
+ */
+import { textOf } from './dom';
+import { isBuyControl } from './structured-data';
+
+/** A line at least this long is prose (a description's sentence), not a buy box's notice; a paragraph, at least the shorter. */
+const PROSE_LINE = 160;
+const PROSE_PARAGRAPH = 100;
+/** The product's description, named as such ("product-description", `itemprop="description"`). */
+const DESCRIPTION = '[itemprop="description" i], [class*="description" i], [id*="description" i]';
+/** A price on its own line ("189,99 €", "Price £ 79", "$44.97"): the one line of the box that stays. */
+const PRICE_LINE = /^\D{0,12}\d[\d\s.,]*(\s?[\p{Sc}]|\s?(zł|kr|kč|ft|lei|eur|usd|gbp|chf|円|元|원))?\*?$/iu;
+/** A price struck through or named as the old one ("regular-price", "price--was", "uvp"). */
+const OLD_PRICE = /(^|[\s_-])(regular|old|was|strike|crossed|list|uvp|rrp|compare|before|original)([\s_-]|$)/i;
+const CURRENCY = /[\p{Sc}]|zł|kr|kč|円|元|원/iu;
+/** A stock status, in the languages of the shops the corpus holds. */
+const STOCK_STATUS =
+  /^(in stock|out of stock|sold out|only (\d+|a few) left|\d+ (left|in stock)|low stock|pre-?order|back-?order(ed)?|(currently )?(un)?available|auf lager|nicht (auf lager|lieferbar|verfügbar)|lieferbar|ausverkauft|vorrätig|en stock|rupture de stock|épuisé|(stock )?disponible|agotado|sin stock|esaurito|(non )?disponibile|(nie)?dostępny|wyprzedany|op voorraad|uitverkocht|在庫(あり|なし|切れ)|売り切れ|有货|无货|缺货|품절)(?!\p{L})/iu;
+/** Items of a feature list, at least, each at least this long (a variant list's "500 ml" is none). */
+const MIN_FEATURES = 3;
+const FEATURE_TEXT = 20;
+
+/** Elements that hold lines: a line is an element holding none of them. */
+const BLOCK =
+  /^(DIV|P|SECTION|ARTICLE|ASIDE|HEADER|FOOTER|NAV|MAIN|UL|OL|LI|DL|DT|DD|TABLE|THEAD|TBODY|TR|TD|TH|FORM|FIELDSET|FIGURE|FIGCAPTION|BLOCKQUOTE|PRE|H[1-6]|DETAILS|SUMMARY)$/;
+const HEADING = /^H[1-6]$/;
+
+/** What a variant picker's items are made of: controls, links, or names for a swatch or an option. */
+const PICKER =
+  'button, select, a, input:not([disabled]), [role="radio"], [role="option"], [class*="swatch" i], [class*="button" i], [class*="option" i]';
+
+/** A list of the product's features, each item a phrase ("Flat, hidden element, easy to clean"). */
+function isFeatureList(element: Element): boolean {
+  if (element.tagName !== 'UL' && element.tagName !== 'OL') return false;
+  const items = Array.from(element.children).filter((child) => child.tagName === 'LI');
+  return items.length >= MIN_FEATURES && items.every((item) => textOf(item).length >= FEATURE_TEXT);
+}
+
+/**
+ * A plain list, none of its items a picker's control ("Dishwasher safe", a task list of disabled
+ * checkboxes): the product's, between its title and the control; a variant picker's "500 ml /
+ * 750 ml / 1 l" is a list of buttons. After the control a plain list is the shop's ("Free returns",
+ * "Pay on invoice").
+ */
+function isPlainList(element: Element): boolean {
+  if (element.tagName !== 'UL' && element.tagName !== 'OL') return false;
+  const items = Array.from(element.children).filter((child) => child.tagName === 'LI');
+  // A price box may be a list too ("Was £64.99", "Now £49.99", "Save £15").
+  return (
+    items.length >= 2 &&
+    items.every((item) => textOf(item) && !CURRENCY.test(textOf(item)) && !item.matches(PICKER) && !item.querySelector(PICKER))
+  );
+}
+
+/** Blocks that are the product's own, wherever they stand. */
+function isKept(element: Element): boolean {
+  return (
+    HEADING.test(element.tagName) ||
+    element.tagName === 'TABLE' ||
+    element.tagName === 'PRE' ||
+    isFeatureList(element) ||
+    element.matches(DESCRIPTION)
+  );
+}
+
+function isLine(element: Element): boolean {
+  if (!BLOCK.test(element.tagName) && element.tagName !== 'SPAN') return false;
+  for (const child of Array.from(element.children)) if (BLOCK.test(child.tagName)) return false;
+  return true;
+}
+
+/** An old price told by its words ("Was £64.99", "UVP 249,00 €", "Antes: $57.499"). */
+const OLD_PRICE_TEXT = /^(was|before|previously|regular( price)?|list price|rrp|uvp|statt|antes|avant|prima|zamiast)(?!\p{L})/iu;
+
+function isOldPrice(element: Element, box: Element): boolean {
+  if (OLD_PRICE_TEXT.test(textOf(element))) return true;
+  for (let node: Element | null = element; node && node !== box; node = node.parentElement) {
+    if (
+      node.tagName === 'DEL' ||
+      node.tagName === 'S' ||
+      OLD_PRICE.test(`${node.getAttribute('class') ?? ''} ${node.getAttribute('id') ?? ''}`)
+    )
+      return true;
+    for (const inner of Array.from(node.querySelectorAll('del, s'))) if (textOf(inner) === textOf(node)) return true;
+  }
+  return false;
+}
+
+/** The first add-to-cart control after the title (a sticky bar's copy may come before it). */
+function buyControl(body: Element, title: Element): Element | undefined {
+  const elements = Array.from(body.querySelectorAll('*'));
+  const after = elements.indexOf(title);
+  const controls = elements.filter(
+    (element) =>
+      (element.tagName === 'BUTTON' ||
+        (element.tagName === 'INPUT' && /^(submit|button)$/i.test(element.getAttribute('type') ?? '')) ||
+        element.getAttribute('role') === 'button') &&
+      isBuyControl(element),
+  );
+  return controls.find((control) => elements.indexOf(control) > after) ?? controls[controls.length - 1];
+}
+
+/**
+ * Removes the buy box's lines from `body` of a shop page, while its controls are still there to
+ * find it by. `title` is the product's title (the page's one h1).
+ */
+export function pruneBuyBox(body: Element, title: Element): void {
+  const control = buyControl(body, title);
+  if (!control) return;
+  let box: Element | null = control.parentElement;
+  while (box && !box.contains(title)) box = box.parentElement;
+  if (!box || box === body || box.tagName === 'HTML') return;
+  const lines: Element[] = [];
+  let priceKept = false;
+  let afterControl = false;
+  /** Collects the lines under `parent`; false once the product's content begins after the control. */
+  const walk = (parent: Element): boolean => {
+    for (const element of Array.from(parent.children)) {
+      if (element === control) {
+        afterControl = true;
+        continue;
+      }
+      if (isKept(element)) {
+        if (afterControl) return false;
+        continue;
+      }
+      if (!afterControl && isPlainList(element)) continue;
+      if (element.contains(control) || element.contains(title) || !isLine(element)) {
+        if (!walk(element)) return false;
+        continue;
+      }
+      const text = textOf(element);
+      if (!text) continue;
+      if (text.length >= PROSE_LINE || (element.tagName === 'P' && text.length >= PROSE_PARAGRAPH)) {
+        if (afterControl) return false;
+        continue;
+      }
+      if (STOCK_STATUS.test(text)) continue;
+      if (!priceKept && PRICE_LINE.test(text) && CURRENCY.test(text) && !isOldPrice(element, box!)) {
+        priceKept = true;
+        continue;
+      }
+      lines.push(element);
+    }
+    return true;
+  };
+  walk(box);
+  for (const line of lines) line.remove();
+}
