@@ -206,6 +206,23 @@ describe("a recipe card's nutrition panel, step labels and credits", () => {
     expect(boilerplateReason(inItem('<p>Step 1</p>'))).toBeNull();
   });
 
+  it('drops every bare step label on a recipe’s page, its text after it, in or out of a list', () => {
+    const RECIPE = { reviewed: true };
+    const step = (html: string) =>
+      block(`<div class="step">${html}<p>Preheat the oven to 200°C and line a tray.</p></div>`).firstElementChild!;
+    expect(boilerplateReason(step('<span class="head">Étape 1</span>'), Infinity, RECIPE)).toBe('step label');
+    expect(boilerplateReason(step('<h3>Schritt 2</h3>'), Infinity, RECIPE)).toBe('step label');
+    // Mealie: the number drawn as a badge in the title box, the text in the box after it.
+    const badge = block(
+      '<div class="card"><div class="title"><div class="avatar">3</div> Step 3 </div><div class="text"><p>Shape the dough into a tight round.</p></div></div>',
+    );
+    expect(boilerplateReason(badge.querySelector('.title')!, Infinity, RECIPE)).toBe('step label');
+    // Not on a shop's page, not without the step's text after it, and not a tutorial's heading.
+    expect(boilerplateReason(step('<span>Step 1</span>'), Infinity, { reviewed: true, shop: true })).toBeNull();
+    expect(boilerplateReason(block('<div><span>Step 1</span></div>').firstElementChild!, Infinity, RECIPE)).toBeNull();
+    expect(boilerplateReason(step('<h3>Step 1</h3>'))).toBeNull();
+  });
+
   it('reads a photography and styling credit', () => {
     expect(boilerplateReason(block('<div>Photography by Chris Alder, food styling by Mina Park</div>'))).toBe('credit');
     expect(boilerplateReason(block('<p>Photography became her living after the paper closed.</p>'))).toBeNull();

@@ -123,6 +123,20 @@ function isStepNumber(element: Element, text: string): boolean {
   return STEP_NUMBER.test(text) && textOf(item).length > text.length + 1;
 }
 
+/** A step's number drawn as a badge before its label ("<div class="avatar">1</div> Step 1"). */
+const LEADING_NUMBER = /^\d{1,2}\s*/;
+/** Characters of the step's text after its label. */
+const STEP_TEXT = 20;
+
+/** Whether the step's text follows `label`: its next sibling, or its parent's when the label is alone in a title box. */
+function stepFollows(label: Element): boolean {
+  for (let node: Element | null = label; node && textOf(node).length < STEP_TEXT; node = node.parentElement) {
+    const next = node.nextElementSibling;
+    if (next) return textOf(next).length >= STEP_TEXT;
+  }
+  return false;
+}
+
 /** A list whose items are (almost) all links: related stories, "more from", tag and topic lists. */
 function isLinkList(element: Element): boolean {
   if (element.tagName !== 'UL' && element.tagName !== 'OL') return false;
@@ -190,6 +204,10 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   // the list numbers the steps already. Elsewhere ("<h3>Step 1</h3>" over a paragraph) the label is
   // the only number the step has, and stays.
   if (length < 12 && (tag === 'SPAN' || HEADING.test(tag)) && STEP_LABEL.test(text) && element.closest('ol > li') !== null)
+    return 'step label';
+  // On a recipe's page every step's label goes, the step's text after it: a recipe's steps are
+  // read in order, numbered or not (a tutorial's "Step 1" heading, elsewhere, stays).
+  if (page.reviewed === true && !page.shop && length < 16 && STEP_LABEL.test(text.replace(LEADING_NUMBER, '')) && stepFollows(element))
     return 'step label';
   // A recipe card's control labels, on a page about something readers cook or buy.
   // A value after its label ("Optical zoom: <span>3x</span>", "Condition: <span>New</span>") is the product's.
