@@ -305,6 +305,19 @@ describe('a forum’s member cards, signatures and controls', () => {
     expect(textOf(article).match(/Sent from the shed/g)).toHaveLength(2);
   });
 
+  it('drops a signature set off by a rule, even as a paragraph in a list’s item; a one-paragraph reply said twice stays', () => {
+    const post = (answer: string, signature: string) =>
+      `<li><div><p>${answer} ${ARTICLE_PROSE}</p></div><div><hr><p>${signature}</p></div></li>`;
+    const root = body(
+      `<div>${PROSE_POST}<ol>${post(ANSWERS[0]!, 'ThinkPad T14 | Ubuntu 24.04')}${post(ANSWERS[1]!, 'ThinkPad T14 | Ubuntu 24.04')}</ol>` +
+        '<div><p>Same problem here.</p></div><div><p>Same problem here.</p></div></div>',
+    ).firstElementChild!;
+    pruneBoilerplate(root, { thread: true });
+    expect(textOf(root)).not.toContain('ThinkPad');
+    expect(textOf(root)).toContain(ANSWERS[1]);
+    expect(textOf(root).match(/Same problem here/g)).toHaveLength(2);
+  });
+
   it('reads a date written year-month-day without leading zeros, beside an unlabelled icon', () => {
     const root = body(
       `<div>${PROSE_POST}<div><img src="/online.gif"><em>发表于 2024-3-5 11:02</em></div>` +

@@ -49,6 +49,22 @@ function onlyContent(parent: Element): Node | null {
 }
 
 /**
+ * A signature's box: a rule drawn above one paragraph, the way forums set a member's signature
+ * off their post ("<div><hr><p>Former Honda tech, 14 years.</p></div>"; Readability writes the
+ * signature's own div as that paragraph).
+ */
+function isSignatureBox(element: Element): boolean {
+  const only = onlyContent(element);
+  return (
+    Array.from(element.children).some((child) => child.tagName === 'HR') &&
+    only !== null &&
+    only.nodeType === 1 &&
+    (only as Element).tagName === 'P' &&
+    (only as Element).querySelector('p, div, table, ul, ol, pre, img') === null
+  );
+}
+
+/**
  * Whether `element` is a line of its own: its nearest neighbours with something in them are
  * lines too, or there are none ("In <span>Settings</span>, ..." is a word of a sentence).
  */
@@ -78,22 +94,38 @@ export function removeRepeatedLines(root: Element, touched: Set<Element>): void 
     if (layout === undefined) judged.set(table, (layout = isLayoutTable(table)));
     return layout;
   };
+  const counted = new Set<Element>();
   // Not paragraphs: a post's own line is one, and a reply may quote it outside a blockquote.
   for (const element of Array.from(root.querySelectorAll('div, span'))) {
-    if (element.querySelector('p, div, table, ul, ol, pre, h1, h2, h3, h4, h5, h6, img') || element.closest('ul, ol, pre, blockquote'))
+    if (element.closest('pre, blockquote')) continue;
+    // A signature is one wherever it is (vBulletin 5 writes each post as a list's item).
+    if (
+      !isSignatureBox(element) &&
+      (element.closest('ul, ol') || element.querySelector('p, div, table, ul, ol, pre, h1, h2, h3, h4, h5, h6, img'))
+    )
       continue;
     const table = element.closest('table');
     if (table && !layoutTables(table)) continue;
     const text = textOf(element);
     if (text.length < 2 || text.length > MAX_REPEATED) continue;
-    // A line is counted once, by its outermost element: "<div><span>line</span></div>" is the div's.
-    const parent = element.parentElement;
-    if (parent && /^(DIV|SPAN|P)$/.test(parent.tagName) && onlyContent(parent) === element) continue;
+    // A line is counted once, by its outermost element: "<div><span>line</span></div>" is the
+    // div's, and so is a signature's "<div><hr><div>line</div></div>".
+    let line: Element = element;
+    for (
+      let parent = line.parentElement;
+      parent && parent !== root && /^(DIV|SPAN|P)$/.test(parent.tagName);
+      parent = parent.parentElement
+    ) {
+      if (onlyContent(parent) !== line) break;
+      line = parent;
+    }
+    if (counted.has(line)) continue;
+    counted.add(line);
     // Whole lines only: a word marked up twice inside sentences ("In <span>Settings</span>, ...") is the sentence's.
-    if (!standsAlone(element)) continue;
+    if (!standsAlone(line)) continue;
     const same = byText.get(text);
-    if (same) same.push(element);
-    else byText.set(text, [element]);
+    if (same) same.push(line);
+    else byText.set(text, [line]);
   }
   for (const elements of byText.values()) {
     if (elements.length < 2) continue;
