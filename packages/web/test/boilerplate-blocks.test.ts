@@ -241,3 +241,16 @@ describe('many datelines in one article beside a picture', () => {
     expect(root.querySelector('img')).not.toBeNull();
   });
 });
+
+describe('a Discuz! post’s signature box', () => {
+  it('goes by its class "sign", a class that only starts so stays', () => {
+    const document = parseDocument(
+      `<body><main><h1>绿萝的老叶子发黄</h1><table><tr><td><div class="t_f">${PROSE}</div></td></tr>` +
+        '<tr><td><div class="sign">种花不为别的，就图个开心。</div></td></tr></table><div class="signs-of-rot"><p>Soft brown stems at the soil line.</p></div></main></body>',
+    );
+    removeChrome(document);
+    const text = textOf(document.body);
+    expect(text).not.toContain('种花不为别的');
+    expect(text).toContain('Soft brown stems');
+  });
+});

@@ -91,6 +91,8 @@ addWords('byline', 'usertitle');
 const WHOLE_WORDS = new Map<string, Kind>([
   ['signature', 'byline'],
   ['signaturecontainer', 'byline'],
+  // Discuz! (most Chinese forums) names a post's signature box "sign".
+  ['sign', 'byline'],
 ]);
 
 /** Words that mark chrome when a class/id starts with them (e.g. `cookieNotice`, `newsletterSignup`). */
