@@ -53,6 +53,17 @@ describe('a thread told by the shape of its posts', () => {
     expect(posts.map((post) => textOf(post))).toEqual(ANSWERS);
   });
 
+  it('finds a FluxBB thread, whose signatures share the posts’ class, and drops the signatures', () => {
+    const post = (message: string, i: number) =>
+      `<div class="blockpost"><h2>#${i + 1}</h2><div class="postleft"><dl><dt>user${i}</dt><dd>Posts: 14${i}</dd></dl></div>` +
+      `<div class="postright"><div class="postmsg"><p>${message}</p></div><div class="postsignature postmsg"><hr><p>Laptop: ThinkPad T14, sway</p></div></div></div>`;
+    const page = `<main><h1>Mouse lost after sleep</h1>${[QUESTION, ...ANSWERS.slice(0, 3)].map(post).join('')}</main>`;
+    expect(threadPosts(body(page)).map((found) => textOf(found))).toEqual([QUESTION, ...ANSWERS.slice(0, 3)]);
+    const out = text(page);
+    for (const answer of ANSWERS.slice(0, 3)) expect(out).toContain(answer);
+    expect(out).not.toContain('ThinkPad');
+  });
+
   it('keeps every answer after a "4 replies" heading, and drops the heading', () => {
     const out = text(SUPPORT_THREAD);
     for (const answer of ANSWERS) expect(out).toContain(answer);

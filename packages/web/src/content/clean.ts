@@ -91,6 +91,7 @@ addWords('byline', 'usertitle');
 const WHOLE_WORDS = new Map<string, Kind>([
   ['signature', 'byline'],
   ['signaturecontainer', 'byline'],
+  ['postsignature', 'byline'],
   // Discuz! (most Chinese forums) names a post's signature box "sign".
   ['sign', 'byline'],
 ]);

@@ -137,6 +137,8 @@ export function threadPosts(body: Element): Element[] {
   const posts: Element[] = [];
   for (const { element } of blocks) {
     if (element !== longest.element && !alike(longest.element, classes, element)) continue;
+    // FluxBB classes its signatures as posts too ("postsignature postmsg").
+    if (SIGNATURE.test(element.getAttribute('class') ?? '')) continue;
     // A post's body inside another's (a quoted post) is part of that post.
     if (posts.some((post) => post.contains(element))) continue;
     posts.push(element);
@@ -158,6 +160,9 @@ export function threadPosts(body: Element): Element[] {
   if (opening! >= ARTICLE && replies.every((reply) => reply * OUTWEIGHS < opening!)) return [];
   return boxed;
 }
+
+/** A member's signature under their post, by its class name. */
+const SIGNATURE = /(^|\s)(post-?signature|signature|sign|sig)(\s|$)/i;
 
 /** Characters of an opening post that is an article rather than a question. */
 const ARTICLE = 1000;
