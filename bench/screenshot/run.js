@@ -22,7 +22,9 @@
  *
  * Every configuration runs once per round, in turn, for --rounds rounds of --shots shots each
  * (default 5 x 40): throughput is the median of the rounds, p50/p95 over all of their shots. A
- * slow stretch of a shared machine then falls on every configuration, not on one.
+ * slow stretch of a shared machine then falls on every configuration, not on one; every other
+ * round runs them in reverse order, so a machine that speeds up or slows down over the run does
+ * not favour whichever side runs last in a round.
  *
  * --soak N then runs N more light jobs and reports the worker's RSS every 100 (flat = no leak).
  *
@@ -257,13 +259,20 @@ async function measurePage(name, pageUrl, service, bare, sandboxedBare) {
   const runs = { sequential: [], saturated: [], sandboxed: [], ...Object.fromEntries(BARE_CONCURRENCY.map((c) => [c, []])) };
   const phases = {};
   const clientCpu = {};
+  const steps = [
+    async () => {
+      const before = await readPhases(opsOrigin);
+      runs.sequential.push(await serviceRun(origin, pageUrl, SHOTS, 1));
+      addPhases(phases, before, await readPhases(opsOrigin));
+    },
+    async () => runs.saturated.push(await measuredCpu(clientCpu, 'service', () => serviceRun(origin, pageUrl, SHOTS, queued))),
+    ...BARE_CONCURRENCY.map((c) => async () => runs[c].push(await measuredCpu(clientCpu, c, () => bareRun(bare, pageUrl, SHOTS, c)))),
+    async () => runs.sandboxed.push(await bareRun(sandboxedBare, pageUrl, SHOTS, 2)),
+  ];
+  // Every other round runs the configurations in reverse order: a machine that drifts faster or
+  // slower over the run (a shared host does) then favours neither the first nor the last of them.
   for (let round = 0; round < ROUNDS; round++) {
-    const before = await readPhases(opsOrigin);
-    runs.sequential.push(await serviceRun(origin, pageUrl, SHOTS, 1));
-    addPhases(phases, before, await readPhases(opsOrigin));
-    runs.saturated.push(await measuredCpu(clientCpu, 'service', () => serviceRun(origin, pageUrl, SHOTS, queued)));
-    for (const c of BARE_CONCURRENCY) runs[c].push(await measuredCpu(clientCpu, c, () => bareRun(bare, pageUrl, SHOTS, c)));
-    runs.sandboxed.push(await bareRun(sandboxedBare, pageUrl, SHOTS, 2));
+    for (const step of round % 2 === 0 ? steps : [...steps].reverse()) await step();
   }
   const serviceSeq = figures(runs.sequential);
   const serviceSat = figures(runs.saturated);
