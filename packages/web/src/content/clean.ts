@@ -251,15 +251,22 @@ export function removeNonContent(document: Document): void {
 /** Readability's own "unlikely candidate" names (matched anywhere in a class or id), from the version installed. */
 const READABILITY_UNLIKELY = (Readability.prototype as unknown as { REGEXPS: { unlikelyCandidates: RegExp } }).REGEXPS.unlikelyCandidates;
 
-/** Removes page chrome from the document's body, in place. */
-export function removeChrome(document: Document, data: StructuredData = readStructuredData(document)): void {
+/**
+ * Removes page chrome from the document's body, in place. `shop` is whether the page sells
+ * something (`isShopPage`), for a caller that has read it already.
+ */
+export function removeChrome(
+  document: Document,
+  data: StructuredData = readStructuredData(document),
+  shop: boolean = isShopPage(document, data),
+): void {
   const body = document.body;
   if (!body) return;
   // Read before the scripts go (by the caller, or here): a thread's replies are its content, not a comment section.
   const declaredThread = declaresDiscussion(data);
   revealHiddenSlides(body);
   // While the add-to-cart control is there to find the buy box by.
-  if (isShopPage(document, data)) {
+  if (shop) {
     const titles = Array.from(body.querySelectorAll('h1')).filter((h) => !isSiteNameHeading(h, document));
     if (titles.length === 1) pruneBuyBox(body, titles[0]!);
   }

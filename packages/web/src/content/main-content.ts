@@ -188,7 +188,7 @@ export function extractMainContent(
   absolutize(document, baseUrlOf(document, pageUrl));
   // The thread is told before the chrome goes: a post's box is known by its author card and controls.
   const threadBodies = document.body ? threadPosts(document.body) : [];
-  removeChrome(document, data);
+  removeChrome(document, data, shop);
   if (document.body) separateFields(document.body);
   const container = semanticContainer(document);
   const containerContent = container ? textOf(container) : '';
