@@ -56,11 +56,11 @@ async function startRedis() {
   return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
-function startService(env) {
+function startService(env, { logFd } = {}) {
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.js')], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', logFd ?? 'inherit', 'inherit'],
   });
   return {
     pid: child.pid,
@@ -91,9 +91,10 @@ function numericOptions(defaults) {
 /**
  * The service as a user runs it, split in processes: a private redis-server, a gateway and one
  * worker (`role`, with `workerEnv` on top) sharing a temporary DATA_DIR. Resolves once the gateway answers /v1/health;
- * `stop` ends the processes and removes the directory.
+ * `stop` ends the processes and removes the directory. Their logs (LOG_LEVEL warn unless `env`
+ * says otherwise) go to this process's stdout, or to `logFd` when given.
  */
-async function startStack(role, env = {}, workerEnv = {}) {
+async function startStack(role, env = {}, workerEnv = {}, { logFd } = {}) {
   const redis = await startRedis();
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-bench-data-'));
@@ -105,8 +106,8 @@ async function startStack(role, env = {}, workerEnv = {}) {
     OPS_HTTP_ADDR: '127.0.0.1:0',
     ...env,
   };
-  const gateway = startService({ ...shared, ROLE: 'gateway' });
-  const worker = startService({ ...shared, ROLE: role, ...workerEnv });
+  const gateway = startService({ ...shared, ROLE: 'gateway' }, { logFd });
+  const worker = startService({ ...shared, ROLE: role, ...workerEnv }, { logFd });
   const origin = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await gateway.stop();
@@ -205,6 +206,36 @@ async function runPool(total, concurrency, task) {
   return { durations, wallMs: performance.now() - started };
 }
 
+/**
+ * A lean JSON client: node:http with keep-alive. A benchmark's client shares the machine with what
+ * it measures, so it should cost as little as it can: undici's fetch took ~4.1 ms of CPU per
+ * screenshot POST + GET pair in the benchmark process, this ~2.7 (three interleaved runs of 100).
+ * `request` answers { status, body } with the body parsed as JSON.
+ */
+function jsonClient() {
+  const agent = new http.Agent({ keepAlive: true });
+  const request = (method, url, body) =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers = payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
+      const req = http.request(url, { method, agent, headers }, (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  return { request, close: () => agent.destroy() };
+}
+
 /** The test kit's scripted OpenAI-compatible model (TypeScript), compiled once into a temp file. */
 function loadScriptedModel() {
   const source = path.join(ROOT, 'packages/testkit/src/scripted-openai.ts');
@@ -230,5 +261,6 @@ module.exports = {
   startPageServer,
   percentile,
   runPool,
+  jsonClient,
   loadScriptedModel,
 };

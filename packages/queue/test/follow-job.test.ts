@@ -16,10 +16,14 @@ interface FakeJob {
 
 function fakeSource(job: FakeJob | undefined) {
   const events = new EventEmitter();
+  const reads = { count: 0 };
   const queue = {
-    getJob: async () => (job ? { ...job, getState: async () => job.state } : undefined),
+    getJob: async () => {
+      reads.count += 1;
+      return job ? { ...job, getState: async () => job.state } : undefined;
+    },
   };
-  return { events: events as unknown as QueueEvents, emitter: events, queue: queue as unknown as Pick<Queue, 'getJob'> };
+  return { events: events as unknown as QueueEvents, emitter: events, queue: queue as unknown as Pick<Queue, 'getJob'>, reads };
 }
 
 describe('followJob', () => {
@@ -81,5 +85,22 @@ describe('followJob', () => {
     const stopped = followJob(fakeSource({ state: 'active' }), 'j8', { waitMs: 30_000 });
     stopped.stop();
     expect(await stopped.done).toEqual({ state: 'unfinished', why: 'stopped' });
+  });
+
+  it('leaves the first read to a caller that reads the job itself, and then reads only at the end', async () => {
+    const job: FakeJob = { state: 'active' };
+    const source = fakeSource(job);
+    const follower = followJob<string>(source, 'j9', { waitMs: 30_000, firstRead: false });
+    // A settled microtask queue: a first read, had one been started, would have counted by now.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(source.reads.count).toBe(0);
+    Object.assign(job, { state: 'completed', returnvalue: 'late', finishedOn: 1 });
+    source.emitter.emit('completed:j9', { jobId: 'j9', returnvalue: 'late' });
+    expect(await follower.done).toMatchObject({ state: 'completed', result: 'late' });
+    expect(source.reads.count).toBe(1);
+    // The default reads at once: a job that had ended before following began ends it.
+    const ended = fakeSource({ state: 'completed', returnvalue: 'early', finishedOn: 1 });
+    expect(await followJob<string>(ended, 'j10', { waitMs: 30_000 }).done).toMatchObject({ state: 'completed', result: 'early' });
+    expect(ended.reads.count).toBe(2);
   });
 });

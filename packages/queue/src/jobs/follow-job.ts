@@ -23,6 +23,12 @@ export interface FollowOptions<P> {
   read?<T>(work: () => Promise<T>): Promise<T>;
   /** How often the job's state is read besides the events (a missed event must not hang anyone). */
   checkEveryMs?: number;
+  /**
+   * False when the caller reads the job itself right after this call and stops the follower if it
+   * had already ended: events are heard from this call on, so that read sees any end they could
+   * miss, and the follower's own first read would only repeat it. Default true.
+   */
+  firstRead?: boolean;
 }
 
 export interface JobFollower<R> {
@@ -98,7 +104,7 @@ export function followJob<R, P = unknown>(
   const timer = setInterval(() => void check(false), options.checkEveryMs ?? CHECK_EVERY_MS);
   const deadline = setTimeout(() => finish('timeout'), Math.max(0, options.waitMs));
   if (options.signal?.aborted || options.waitMs <= 0) finish(options.signal?.aborted ? 'aborted' : 'timeout');
-  else void check(true);
+  else if (options.firstRead !== false) void check(true);
 
   async function outcome(why: 'event' | 'timeout' | 'removed' | 'aborted'): Promise<JobEnd<R>> {
     const snapshot = await read(() => readJob(queue, jobId));

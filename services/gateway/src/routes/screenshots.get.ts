@@ -1,3 +1,4 @@
+import type { JobState } from 'bullmq';
 import { NotFound, screenshotGetQuery, type ScreenshotGetQuery } from '@sitelens/contracts';
 import { followJob } from '@sitelens/queue';
 import { acceptedStatus } from '../http/accepted-status';
@@ -15,6 +16,13 @@ export const screenshotsGet = defineRoute<undefined, ScreenshotGetQuery>({
   tag: 'Screenshots',
   query: screenshotGetQuery,
   async handler({ query, deps, origin, req }) {
+    const answer = async ({ job, state }: { job: ScreenshotJob; state: JobState | 'unknown' }) => {
+      const view = await viewScreenshotJob(job, state, deps, origin);
+      if (view.status === 'processing') {
+        return { status: acceptedStatus(req), body: { success: true, job_id: query.job_id, status: 'processing' } };
+      }
+      return { status: 200, body: { success: view.status === 'completed', job_id: query.job_id, ...view } };
+    };
     const load = async () => {
       const found = await loadJob(deps, req, deps.queues.screenshot, query.job_id);
       if (!found || found.job.name !== 'screenshot') {
@@ -22,24 +30,27 @@ export const screenshotsGet = defineRoute<undefined, ScreenshotGetQuery>({
       }
       return { job: found.job as ScreenshotJob, state: found.state };
     };
-    let { job, state } = await load();
-    if (query.wait && state !== 'completed' && state !== 'failed') {
-      const source = { queue: deps.queues.screenshot, events: deps.events.screenshot };
-      const end = await followJob(source, query.job_id, {
-        waitMs: query.wait * 1000,
-        signal: deps.stopping,
-        read: (work) => withRedis(deps.redis, work),
-      }).done;
-      // The follower's last read is the job as it ended: reading it once more would only repeat it.
-      if (end.state === 'completed' || end.state === 'failed') {
-        job = end.job as ScreenshotJob;
-        state = end.state;
-      } else ({ job, state } = await load());
+    if (!query.wait) return answer(await load());
+    // Following starts before the first read, so that read sees any end the events could miss and
+    // the follower need not read the job again before waiting (one Redis round trip pair fewer).
+    const source = { queue: deps.queues.screenshot, events: deps.events.screenshot };
+    const follower = followJob(source, query.job_id, {
+      waitMs: query.wait * 1000,
+      signal: deps.stopping,
+      read: (work) => withRedis(deps.redis, work),
+      firstRead: false,
+    });
+    const first = await load().catch((error: unknown) => {
+      follower.stop();
+      throw error;
+    });
+    if (first.state === 'completed' || first.state === 'failed') {
+      follower.stop();
+      return answer(first);
     }
-    const view = await viewScreenshotJob(job, state, deps, origin);
-    if (view.status === 'processing') {
-      return { status: acceptedStatus(req), body: { success: true, job_id: query.job_id, status: 'processing' } };
-    }
-    return { status: 200, body: { success: view.status === 'completed', job_id: query.job_id, ...view } };
+    const end = await follower.done;
+    // The follower's last read is the job as it ended: reading it once more would only repeat it.
+    if (end.state === 'completed' || end.state === 'failed') return answer({ job: end.job as ScreenshotJob, state: end.state });
+    return answer(await load());
   },
 });

@@ -37,8 +37,10 @@ export const watchCheck = defineRoute<undefined, WatchCheckQuery, WatchIdParams>
     const jobId = queued.id ?? '';
     const source = { queue: deps.queues.parse, events: deps.events.parse };
     const read = <T>(work: () => Promise<T>) => withRedis(deps.redis, work);
-    if (query.wait > 0) await followJob(source, jobId, { waitMs: query.wait * 1000, signal: deps.stopping, read }).done;
-    const snapshot = await read(() => readJob(deps.queues.parse, jobId));
+    const end =
+      query.wait > 0 ? await followJob(source, jobId, { waitMs: query.wait * 1000, signal: deps.stopping, read }).done : undefined;
+    // The follower's last read is the job as it ended; otherwise it is read once, now.
+    const snapshot = end && end.state !== 'unfinished' ? end : await read(() => readJob(deps.queues.parse, jobId));
     const job = snapshot?.job;
     const state = snapshot?.state ?? 'unknown';
     if (job && state === 'completed') {
