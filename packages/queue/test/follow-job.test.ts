@@ -16,11 +16,15 @@ interface FakeJob {
 
 function fakeSource(job: FakeJob | undefined) {
   const events = new EventEmitter();
-  const reads = { count: 0 };
+  const reads = { count: 0, states: 0 };
   const queue = {
     getJob: async () => {
       reads.count += 1;
-      return job ? { ...job, getState: async () => job.state } : undefined;
+      const getState = async () => {
+        reads.states += 1;
+        return job?.state;
+      };
+      return job ? { ...job, getState } : undefined;
     },
   };
   return { events: events as unknown as QueueEvents, emitter: events, queue: queue as unknown as Pick<Queue, 'getJob'>, reads };
@@ -87,7 +91,7 @@ describe('followJob', () => {
     expect(await stopped.done).toEqual({ state: 'unfinished', why: 'stopped' });
   });
 
-  it('leaves the first read to a caller that reads the job itself, and then reads only at the end', async () => {
+  it('leaves the first read to a caller that reads the job itself, and after the completed event reads only the job', async () => {
     const job: FakeJob = { state: 'active' };
     const source = fakeSource(job);
     const follower = followJob<string>(source, 'j9', { waitMs: 30_000, firstRead: false });
@@ -97,10 +101,11 @@ describe('followJob', () => {
     Object.assign(job, { state: 'completed', returnvalue: 'late', finishedOn: 1 });
     source.emitter.emit('completed:j9', { jobId: 'j9', returnvalue: 'late' });
     expect(await follower.done).toMatchObject({ state: 'completed', result: 'late' });
-    expect(source.reads.count).toBe(1);
+    // After the completed event only the job's record is read: completion is final.
+    expect(source.reads).toEqual({ count: 1, states: 0 });
     // The default reads at once: a job that had ended before following began ends it.
     const ended = fakeSource({ state: 'completed', returnvalue: 'early', finishedOn: 1 });
     expect(await followJob<string>(ended, 'j10', { waitMs: 30_000 }).done).toMatchObject({ state: 'completed', result: 'early' });
-    expect(ended.reads.count).toBe(2);
+    expect(ended.reads).toEqual({ count: 2, states: 2 });
   });
 });
