@@ -180,6 +180,20 @@ export function isMemberStats(text: string): boolean {
 export const POST_CONTROL =
   /^(举报|回复|引用|评分|分享|收藏|支持|反对|发消息|加为好友|只看该作者|倒序浏览|返回列表|通報|返信|引用する|신고|답글|공유)$/u;
 
+/**
+ * A forum member's signature box by a class or id token, compared without its "-" and "_"
+ * ("post-signature", "post_signature", "signature_container"; Discuz!, most Chinese forums,
+ * says "sign"). Whole tokens only, never a part of one: a bar's "signature-cocktails" is no
+ * signature. Not "sig": Sphinx marks a documented function's signature so ("dt.sig"), the
+ * page's very content. One list for the chrome rules and the thread's post finder.
+ */
+const SIGNATURE_NAMES: ReadonlySet<string> = new Set(['signature', 'signaturecontainer', 'postsignature', 'sign']);
+
+/** Whether one class or id token names a signature box (see {@link SIGNATURE_NAMES}). */
+export function isSignatureName(token: string): boolean {
+  return SIGNATURE_NAMES.has(token.toLowerCase().replace(/[-_]/g, ''));
+}
+
 /** A forum's who-is-here line ("Users browsing this forum: No registered users and 4 guests"). */
 export const WHO_IS_ONLINE =
   /\b(users|members|people) (who are )?(browsing|viewing|reading) this (forum|thread|topic|board)\b|^who is online\b/iu;

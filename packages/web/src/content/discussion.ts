@@ -8,6 +8,7 @@
  * ("entry-content" and "comment-content").
  */
 import { textOf } from './dom';
+import { isSignatureName } from './boilerplate-cues';
 
 /** Characters of its own text that make an element a post body rather than a label. */
 const MIN_BODY = 40;
@@ -138,7 +139,7 @@ export function threadPosts(body: Element): Element[] {
   for (const { element } of blocks) {
     if (element !== longest.element && !alike(longest.element, classes, element)) continue;
     // FluxBB classes its signatures as posts too ("postsignature postmsg").
-    if (SIGNATURE.test(element.getAttribute('class') ?? '')) continue;
+    if ((element.getAttribute('class') ?? '').split(/\s+/).some(isSignatureName)) continue;
     // A post's body inside another's (a quoted post) is part of that post.
     if (posts.some((post) => post.contains(element))) continue;
     posts.push(element);
@@ -160,9 +161,6 @@ export function threadPosts(body: Element): Element[] {
   if (opening! >= ARTICLE && replies.every((reply) => reply * OUTWEIGHS < opening!)) return [];
   return boxed;
 }
-
-/** A member's signature under their post, by its class name. */
-const SIGNATURE = /(^|\s)(post-?signature|signature|sign|sig)(\s|$)/i;
 
 /** Characters of an opening post that is an article rather than a question. */
 const ARTICLE = 1000;
