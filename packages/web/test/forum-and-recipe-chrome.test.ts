@@ -2,6 +2,7 @@ import { parseDocument, textOf } from '../src/content/dom';
 import { threadPosts } from '../src/content/discussion';
 import { removeChrome } from '../src/content/clean';
 import { isSignatureName } from '../src/content/boilerplate-cues';
+import { pruneBoilerplate } from '../src/content/boilerplate-blocks';
 
 const body = (html: string) => parseDocument(`<body>${html}</body>`).body;
 
@@ -37,5 +38,82 @@ describe('signature boxes: one list for the chrome rules and the thread finder',
     removeChrome(page);
     expect(textOf(page.body)).toContain('wireless mouse');
     expect(textOf(page.body)).not.toContain('ThinkPad');
+  });
+});
+
+/** A content root as Readability hands it on: `html` after a paragraph of the opening post. */
+const root = (html: string) => parseDocument(`<body><div><p>${POSTS[0]}</p>${html}</div></body>`).body.firstElementChild!;
+const pruned = (html: string) => {
+  const element = root(html);
+  pruneBoilerplate(element);
+  return textOf(element);
+};
+
+describe('member cards by their post count', () => {
+  it('removes a card whose only count is its post count, as a span of a rank and the count (Vanilla)', () => {
+    const out = pruned(
+      '<div class="AuthorWrap"><span class="Author"><a href="/profile/wren">wheel_thrown_wren</a></span>' +
+        '<span class="AuthorInfo"><span class="RoleTitle">Full Member</span> <span class="PostCount">Posts: 87</span></span></div>' +
+        `<div class="Body"><p>${POSTS[1]}</p></div>`,
+    );
+    expect(out).not.toContain('Posts: 87');
+    expect(out).not.toContain('Full Member');
+    expect(out).not.toContain('wheel_thrown_wren');
+    expect(out).toContain('grab the connection on wake');
+  });
+
+  it('removes a card laid out as a list of short lines, one of them the count (SMF)', () => {
+    const out = pruned(
+      '<div class="poster"><h4><a href="/u/1">reefless</a></h4><ul class="user_info"><li>Newbie</li><li>Posts: 14</li>' +
+        `<li>60 litre community tank</li><li>Logged</li></ul></div><div class="post"><p>${POSTS[2]}</p></div>`,
+    );
+    expect(out).not.toContain('Newbie');
+    expect(out).not.toContain('Logged');
+    expect(out).toContain('the reset option');
+  });
+
+  it('removes a join date and post count written as one span (phpBB subSilver2)', () => {
+    const out = pruned('<span class="postdetails"><br><b>Joined:</b> Sat Feb 06, 2016 7:40 pm<br><b>Posts:</b> 212<br><b>Location:</b> Kent</span>');
+    expect(out).not.toContain('Joined');
+    expect(out).not.toContain('Posts: 212');
+  });
+
+  it('keeps a sentence or a list that gives a count of posts', () => {
+    const sentence = 'Posts: 3 of them were about the new filter, which nobody has tried yet.';
+    expect(pruned(`<p>${sentence}</p>`)).toContain(sentence);
+    const list = '<ul><li>Posts: 40</li><li>The forum moved to a new server last spring and lost a week of posts on the way.</li></ul>';
+    expect(pruned(list)).toContain('lost a week of posts');
+  });
+});
+
+describe('per-post chrome of old forums', () => {
+  it('removes the links back to the page’s top under each post, in any language, and keeps other in-page links', () => {
+    const out = pruned(
+      // In the post's table row, as subSilver2 lays it out: no block of its own to judge.
+      '<table><tr><td><strong><a href="#wrapheader">Top</a></strong></td><td><a href="#top">Nach oben ↑</a></td></tr></table>' +
+        '<p>As <a href="#p2">the second post</a> says, pair the mouse again first.</p>',
+    );
+    expect(out).not.toMatch(/Top|Nach oben/);
+    expect(out).toContain('the second post says');
+  });
+
+  it('removes a signature set off by a row of underscores at the end of the post’s box, and keeps footnotes after one', () => {
+    const out = pruned(
+      `<div class="postbody">${POSTS[1]}<br>_________________<br>8" f/6 Dob, 10x50s, too many eyepieces</div>` +
+        '<div class="notes">__________<p>1. The first note says where the figure came from.</p></div>',
+    );
+    expect(out).toContain('grab the connection on wake');
+    expect(out).not.toContain('_________________');
+    expect(out).not.toContain('too many eyepieces');
+    expect(out).toContain('The first note says where the figure came from.');
+  });
+
+  it('removes a post’s date line beside an icon, and keeps a date line beside a picture', () => {
+    const out = pruned(
+      '<div><img src="/icon_post_target.gif" width="12" height="9" alt="Post"><b>Posted:</b> Mon Mar 03, 2025 9:15 pm</div>' +
+        `<p>${POSTS[1]}</p><p>${POSTS[2]}</p><p>${POSTS[3]}</p><div><img src="/harbour.jpg" alt="The harbour at dawn">Published March 3, 2025</div>`,
+    );
+    expect(out).not.toContain('Posted:');
+    expect(out).toContain('Published March 3, 2025');
   });
 });

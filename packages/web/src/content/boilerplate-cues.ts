@@ -176,6 +176,35 @@ export function isMemberStats(text: string): boolean {
   return text.length < MAX_MEMBER_CARD && !/[.!?。！？]["'”’)]?$/u.test(text) && (text.match(MEMBER_STAT)?.length ?? 0) >= 3;
 }
 
+/**
+ * A member card's post count with its label's colon ("Posts: 212", "Beiträge: 40", "Messages:
+ * 1,204", "帖子：120"), as SMF, Vanilla, phpBB and XenForo print it under the member's name.
+ */
+const MEMBER_POST_COUNT =
+  /(?<!\p{L})(posts|messages|beiträge|mensajes|messaggi|mensagens|berichten|posty|wiadomości|帖子|投稿|回帖|게시물)\s*[:：]\s*\d[\d,.]*(?![\d\p{L}])/iu;
+/** Words a card's line may hold beside its count: the member's rank ("Full Member", "Moderator"). */
+const MAX_RANK_WORDS = 3;
+/** Characters of a card's count line at most. */
+const MAX_MEMBER_LINE = 60;
+
+/**
+ * Whether `text` is a member card's count line: the count and at most a rank, no sentence ("Member
+ * Posts: 87"). The card's other lines (name, rank, "Logged") have nothing to know them by but it.
+ */
+export function isPostCountLine(text: string): boolean {
+  const count = MEMBER_POST_COUNT.exec(text);
+  if (!count || text.length > MAX_MEMBER_LINE) return false;
+  const rest = (text.slice(0, count.index) + ' ' + text.slice(count.index + count[0].length)).trim();
+  return !/[.!?。！？]/u.test(rest) && (rest === '' || rest.split(/\s+/).length <= MAX_RANK_WORDS);
+}
+
+/**
+ * A link back to the page's top under each post ("Top", "Back to top", "Nach oben", "Haut de
+ * page", "ページトップへ", "返回顶部"), with or without its arrow: told by its text on an in-page link.
+ */
+export const BACK_TO_TOP =
+  /^[▲↑^⇧⬆\s]*((back|go|scroll|return) to (the )?top|to top|top( of (the )?page)?|nach oben|zurück nach oben|seitenanfang|haut de (la )?page|retour en haut( de (la )?page)?|volver arriba|ir arriba|subir|torna su|torna in alto|naar boven|do góry|voltar ao topo|ページ(の)?(トップ|先頭)へ?|トップへ戻る|返回顶部|回到顶部|맨 위로)[▲↑^⇧⬆\s]*$/iu;
+
 /** A post's controls left as text in languages whose sites write them as bare links ("举报", "只看该作者", "返信"). */
 export const POST_CONTROL =
   /^(举报|回复|引用|评分|分享|收藏|支持|反对|发消息|加为好友|只看该作者|倒序浏览|返回列表|通報|返信|引用する|신고|답글|공유)$/u;
