@@ -3,6 +3,8 @@ import { threadPosts } from '../src/content/discussion';
 import { removeChrome } from '../src/content/clean';
 import { isSignatureName } from '../src/content/boilerplate-cues';
 import { pruneBoilerplate } from '../src/content/boilerplate-blocks';
+import { readStructuredData } from '../src/content/structured-data';
+import { createContentExtractor } from '../src/content/page-content';
 
 const body = (html: string) => parseDocument(`<body>${html}</body>`).body;
 
@@ -115,5 +117,45 @@ describe('per-post chrome of old forums', () => {
     );
     expect(out).not.toContain('Posted:');
     expect(out).toContain('Published March 3, 2025');
+  });
+});
+
+/**
+ * A self-hosted recipe manager's page: its schema.org block names the recipe but not its
+ * ingredients, which sit in a column of their own beside the method, as a role="list" of blocks.
+ */
+const STEPS = [
+  'Mix the flour and water until no dry flour is left, cover the bowl and leave it to rest for forty minutes.',
+  'Add the starter and the salt, squeeze them through the dough, then fold it four times over the next two hours.',
+  'Shape the dough into a tight ball, put it seam side up in a floured basket, cover it and leave it in the fridge overnight.',
+  'Heat the oven with a lidded pot inside to 250 °C, turn the dough out, score it and bake for twenty minutes covered.',
+  'Take the lid off and bake for another twenty-five minutes, until the crust is deep brown, then cool it on a rack.',
+];
+const INGREDIENTS = ['500 g strong bread flour', '350 g water, lukewarm', '100 g active sourdough starter', '10 g fine sea salt'];
+const RECIPE_MANAGER_PAGE =
+  '<html><head><title>Weeknight Sourdough Boule</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe","name":"Weeknight Sourdough Boule","recipeYield":"1 loaf"}</script></head>' +
+  '<body><main><div class="v-card"><div class="title">Weeknight Sourdough Boule</div>' +
+  '<div class="row"><div class="col-4"><h2>Ingredients</h2><hr><div role="list" class="v-list">' +
+  INGREDIENTS.map((line) => `<div class="v-list-item"><input type="checkbox"><div class="note"><p>${line}</p></div></div>`).join('') +
+  '</div></div><div class="col-8"><section><h2>Instructions</h2>' +
+  STEPS.map((step, i) => `<div class="step"><h3>Step ${i + 1}</h3><p>${step}</p></div>`).join('') +
+  '</section></div></div></div></main></body></html>';
+
+describe('a recipe that declares itself one but not its ingredients', () => {
+  it('reads the ingredient lines from the list under its "Ingredients" heading, in any of our languages', () => {
+    expect(readStructuredData(parseDocument(RECIPE_MANAGER_PAGE)).ingredients).toEqual(INGREDIENTS);
+    const polish = RECIPE_MANAGER_PAGE.replace('<h2>Ingredients</h2><hr>', '<h3>Składniki</h3><p>4 porcje</p>');
+    expect(readStructuredData(parseDocument(polish)).ingredients).toEqual(INGREDIENTS);
+  });
+
+  it('reads none on a page that is no recipe', () => {
+    const article = RECIPE_MANAGER_PAGE.replace('"@type":"Recipe"', '"@type":"Article"');
+    expect(readStructuredData(parseDocument(article)).ingredients).toEqual([]);
+  });
+
+  it('extracts the ingredients with the method, not the method alone', () => {
+    const out = createContentExtractor().extract(RECIPE_MANAGER_PAGE, 'https://example.com/r', { text: true }).text ?? '';
+    expect(out).toContain('Take the lid off');
+    for (const line of INGREDIENTS) expect(out).toContain(line);
   });
 });

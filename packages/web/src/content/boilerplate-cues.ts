@@ -311,6 +311,10 @@ export function isNutritionPanel(text: string): boolean {
 export const NUTRITION_NOTE =
   /\b(daily values? (are|is) based on|nutrition(al)? (information|info|data|facts) (is|are) (an )?(estimate|calculated|approximate)|estimate based on available ingredients|substitute for a professional nutritionist)/iu;
 
+/** The heading over a recipe's ingredient list ("Ingredients", "Zutaten", "Składniki", "材料（2人前）"), with a count or servings after it at most. */
+export const INGREDIENTS_HEADING =
+  /^(ingredients|zutaten|ingrédients|ingredientes|ingredienti|składniki|ingrediënten|ingredienser|ingrediencie|ingredience|材料|食材|用料|재료)\s*([(（][^)）]{0,20}[)）])?\s*:?$/iu;
+
 /** A step's bare number label over its text ("Step 1", "Étape 2", "Schritt 3"): the list numbers the steps already. */
 export const STEP_LABEL = /^(step|étape|etape|schritt|paso|passo|stap|steg)\s*\d{1,2}\s*[:.]?$/iu;
 
