@@ -1,5 +1,5 @@
 import { parseDocument, textOf } from '../src/content/dom';
-import { threadPosts } from '../src/content/discussion';
+import { repliesShareThePostTemplate, threadPosts } from '../src/content/discussion';
 import { removeChrome } from '../src/content/clean';
 import { isSignatureName } from '../src/content/boilerplate-cues';
 import { pruneBoilerplate } from '../src/content/boilerplate-blocks';
@@ -157,5 +157,29 @@ describe('a recipe that declares itself one but not its ingredients', () => {
     const out = createContentExtractor().extract(RECIPE_MANAGER_PAGE, 'https://example.com/r', { text: true }).text ?? '';
     expect(out).toContain('Take the lid off');
     for (const line of INGREDIENTS) expect(out).toContain(line);
+  });
+});
+
+/** A link aggregator's thread (kbin): the entry's body "content formatted", each comment's "content", in comment boxes. */
+const aggregatorThread = (opening: string) =>
+  `<main><article class="entry subject"><header><h1>Does hot composting kill weed seeds?</h1></header>` +
+  `<div class="content formatted"><p>${opening}</p></div></article><section class="comments entry-comments">` +
+  POSTS.slice(1)
+    .map((reply, i) => `<blockquote class="section comment entry-comment"><header><a href="/u/${i}">member${i}</a></header><div class="content"><p>${reply}</p></div></blockquote>`)
+    .join('') +
+  '</section></main>';
+
+describe('a thread whose replies are built by the opening post’s template less a modifier', () => {
+  const isBox = (element: Element) => /(^|\s)comments?(\s|$)/.test(element.getAttribute('class') ?? '');
+
+  it('is a thread, and its replies are extracted with the opening post', () => {
+    expect(repliesShareThePostTemplate(body(aggregatorThread(POSTS[0]!)), isBox)).toBe(true);
+    const out = createContentExtractor().extract(aggregatorThread(POSTS[0]!), 'https://example.com/t', { text: true }).text ?? '';
+    for (const post of POSTS) expect(out).toContain(post);
+  });
+
+  it('is no thread when the opening block is an article that outweighs every comment', () => {
+    const article = Array.from({ length: 9 }, () => POSTS[0]).join(' ');
+    expect(repliesShareThePostTemplate(body(aggregatorThread(article)), isBox)).toBe(false);
   });
 });

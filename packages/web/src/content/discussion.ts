@@ -81,11 +81,34 @@ export function repliesShareThePostTemplate(body: Element, isCommentBox: (elemen
   }
   const count = (element: Element) => replies.get(signature(element) ?? '') ?? 0;
   if (post && count(post.element) >= MIN_REPLIES) return true;
+  // Or by the post's template less a modifier, if the post is no article that outweighs them all.
+  if (post) {
+    const opening = post;
+    const copies = boxed.filter((block) => isPlainerCopy(block.element, opening.element));
+    const article = opening.length >= ARTICLE && copies.every((reply) => reply.length * OUTWEIGHS < opening.length);
+    if (copies.length >= MIN_REPLIES && !article) return true;
+  }
   // The whole thread may sit in a box named for the discussion ("js-discussion"), the opening
   // post too: then the first boxed post in the replies' template opens it, if nothing outside
   // the boxes is longer (an article's body is, beside its comments).
   const opening = boxed.find((block) => count(block.element) > MIN_REPLIES);
   return opening !== undefined && opening.length > (post?.length ?? 0);
+}
+
+/** All class names of an element, utility ones too, lower-cased. */
+function allClasses(element: Element): string[] {
+  return (element.getAttribute('class') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/**
+ * Whether `reply` is built by `post`'s template less a modifier: same tag, class names all the
+ * post's, fewer of them (kbin: the entry's "content formatted", its comments' "content").
+ */
+function isPlainerCopy(reply: Element, post: Element): boolean {
+  if (reply.tagName !== post.tagName) return false;
+  const own = allClasses(reply);
+  const theirs = allClasses(post);
+  return own.length > 0 && own.length < theirs.length && own.every((name) => theirs.includes(name));
 }
 
 /** Share of class names two blocks must have in common to be one template's ("question__body post-body", "answer__body post-body"). */
