@@ -1,7 +1,7 @@
 import { parseDocument, textOf } from '../src/content/dom';
 import { repliesShareThePostTemplate, threadPosts } from '../src/content/discussion';
 import { removeChrome } from '../src/content/clean';
-import { isSignatureName } from '../src/content/boilerplate-cues';
+import { isNutritionPanel, isSignatureName } from '../src/content/boilerplate-cues';
 import { pruneBoilerplate } from '../src/content/boilerplate-blocks';
 import { readStructuredData } from '../src/content/structured-data';
 import { createContentExtractor } from '../src/content/page-content';
@@ -181,5 +181,26 @@ describe('a thread whose replies are built by the opening post’s template less
   it('is no thread when the opening block is an article that outweighs every comment', () => {
     const article = Array.from({ length: 9 }, () => POSTS[0]).join(' ');
     expect(repliesShareThePostTemplate(body(aggregatorThread(article)), isBox)).toBe(false);
+  });
+});
+
+describe('nutrition panels: energy, languages, and a long serving line', () => {
+  it('reads a panel that gives energy in kJ or kcal, and nutrients named after their amount words', () => {
+    expect(isNutritionPanel('Nutrition (per serving) Energy 1712kJ Fat total 24g Protein 19g Carbohydrate 27g')).toBe(true);
+    expect(isNutritionPanel('Valori nutrizionali per porzione Energia 238 kcal Proteine 14 g Grassi 18 g')).toBe(true);
+    expect(isNutritionPanel('Nährwerte pro Portion Energie 1250 kJ Eiweiß 12 g Fett 9 g')).toBe(true);
+  });
+
+  it('reads a panel whose serving line is long when it names five nutrients or more', () => {
+    expect(
+      isNutritionPanel(
+        'Nutrition Facts 1 chicken thigh with about 2 tablespoons sauce: 290 calories, 21g fat (5g saturated fat), 81mg cholesterol, 682mg sodium, 2g carbohydrate, 23g protein.',
+      ),
+    ).toBe(true);
+  });
+
+  it('keeps a sentence of the method that names energy and amounts', () => {
+    expect(isNutritionPanel('The energy of a hot oven sets the 200 g of batter in minutes, so keep the door shut and check after 25 minutes.')).toBe(false);
+    expect(isNutritionPanel('Each slice has about 250 calories, 12g fat and 4g protein, so it makes a filling snack for a long walk.')).toBe(false);
   });
 });

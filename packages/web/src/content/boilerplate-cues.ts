@@ -281,17 +281,21 @@ export function isRatingTally(text: string, shop = false): boolean {
 /** A product page's count of its buyers' questions ("48 Q&A", "12 questions"). */
 const QUESTION_COUNT = /(?<!\p{L})(questions?|q\s?&\s?a)(?!\p{L})/giu;
 
-/** A nutrient as nutrition panels name it (English, German, French, Spanish, Italian). */
+/** A nutrient as nutrition panels name it (English, German, French, Spanish, Italian), energy too ("Energy 1712kJ", "Energia 238 kcal"). */
 const NUTRIENT =
-  '(?<!\\p{L})(calories|kcal|cal|(total |saturated |trans )?fat|saturates|carbs|(total )?carbohydrates?|(total )?sugars?|(dietary )?fib(er|re)|protein|sodium|salt|cholesterol|kalorien|fett|kohlenhydrate|zucker|eiweiß|ballaststoffe|glucides|lipides|protéines|sucres|fibres|grasas|hidratos|carbohidratos|azúcares|proteínas|grassi|carboidrati|zuccheri|proteine)(?!\\p{L})';
-/** A nutrient with its amount, either way round ("248 Calories", "11 grams fat", "Fat: 20g", "kcal452"). */
+  '(?<!\\p{L})(calories|kcal|cal|(total |saturated |trans )?fat( total)?|saturates|carbs|(total )?carbohydrates?|(total )?sugars?|(dietary )?fib(er|re)|protein|sodium|salt|cholesterol|energy|kalorien|energie|brennwert|fett|kohlenhydrate|zucker|eiweiß|ballaststoffe|énergie|glucides|lipides|protéines|sucres|fibres|energía|grasas|hidratos|carbohidratos|azúcares|proteínas|energia|grassi|carboidrati|zuccheri|proteine)(?!\\p{L})';
+/** An amount's unit on a nutrition panel. */
+const NUTRIENT_UNIT = '(k?cal|kj|g|mg|grams?|milligrams?)';
+/** A nutrient with its amount, either way round ("248 Calories", "11 grams fat", "Fat: 20g", "kcal452", "Energy 1712kJ"). */
 const NUTRIENT_AMOUNT = new RegExp(
-  `\\d+([.,]\\d+)?\\s*(k?cal|g|mg|grams?|milligrams?)?\\s*${NUTRIENT}|${NUTRIENT}\\s*:?\\s*\\d+([.,]\\d+)?\\s*(k?cal|g|mg|grams?|milligrams?)?`,
+  `\\d+([.,]\\d+)?\\s*${NUTRIENT_UNIT}?\\s*${NUTRIENT}|${NUTRIENT}\\s*:?\\s*\\d+([.,]\\d+)?\\s*${NUTRIENT_UNIT}?`,
   'giu',
 );
 /** What else a nutrition panel says: its title, the serving it counts, daily-value percentages. */
 const NUTRITION_WORDS =
-  /nutrition(al)?( facts| information| info| analysis)?|(amount )?per (serving|portion|100 ?g)|serving( size)?|servings|portion|yield|\d+\s*%\s*(daily value|dv)?|% daily value\*?|nährwerte|valeurs nutritionnelles|información nutricional|valori nutrizionali/giu;
+  /nutrition(al)?( facts| information| info| analysis)?|(amount )?per (serving|portion|100 ?g)|serving( size)?|servings|portion|yield|\d+\s*%\s*(daily value|dv)?|% daily value\*?|nährwerte|(pro|je) portion|valeurs nutritionnelles|par portion|información nutricional|por (porción|ración)|valori nutrizionali|per porzione/giu;
+/** Nutrients with their amounts that make a panel whatever its serving line says ("1 chicken thigh with about 2 tablespoons sauce: 290 calories, ..."). */
+const MANY_NUTRIENTS = 5;
 
 /**
  * A recipe's nutrition panel: three nutrients or more with their amounts, and little else
@@ -304,7 +308,7 @@ export function isNutritionPanel(text: string): boolean {
   if (amounts < 3 && !(amounts === 2 && /nutrition|serving size|per serving/iu.test(text))) return false;
   const letters = (s: string) => s.match(/\p{L}/gu)?.length ?? 0;
   const rest = text.replace(NUTRIENT_AMOUNT, ' ').replace(NUTRITION_WORDS, ' ');
-  return letters(rest) <= 0.25 * letters(text);
+  return letters(rest) <= (amounts >= MANY_NUTRIENTS ? 1 / 3 : 0.25) * letters(text);
 }
 
 /** The small print under a nutrition panel ("Percent Daily Values are based on a 2,000 calorie diet"). */
