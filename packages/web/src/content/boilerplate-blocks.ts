@@ -8,7 +8,7 @@
  */
 import { linkTextLength, spacedText, textOf } from './dom';
 import { removeCodeGutters, removeSaleRows, trimCaptionCredits } from './block-trims';
-import { removeRepeatedLines, wholeCard } from './thread-lines';
+import { removeDelimitedSignatures, removeRepeatedLines, wholeCard } from './thread-lines';
 import {
   AD_LABEL,
   AGO,
@@ -38,6 +38,8 @@ import {
   isNutritionPanel,
   isQuoteAttribution,
   isMemberStats,
+  isPostCountLine,
+  BACK_TO_TOP,
   MAX_MEMBER_CARD,
   isRatingTally,
   POST_CONTROL,
@@ -147,6 +149,21 @@ function isLinkList(element: Element): boolean {
 }
 
 /**
+ * A forum post's member card by its counts: a line that is the post count and a rank at most
+ * ("Member Posts: 87"), a list of the card's short lines one of which is ("Newbie | Posts: 14 |
+ * Logged"), or a join date with a post count ("oldgreaser · Senior Member · Posts: 2184 ·
+ * Joined: Mar 2010").
+ */
+function isMemberCardLine(element: Element, text: string, list: boolean): boolean {
+  if (MEMBER_JOINED.test(text) && MEMBER_POSTS.test(text)) return true;
+  if (!list) return isPostCountLine(text);
+  const items = Array.from(element.children).map(textOf);
+  return items.some(isPostCountLine) && items.every((item) => item.length <= MAX_CARD_ITEM);
+}
+/** Characters of a member card's line at most (its rank, its count, a short blurb). */
+const MAX_CARD_ITEM = 60;
+
+/**
  * What the page is, as far as the rules care. shop: it sells something (a seller's lines and a
  * shop's sections are boilerplate there); reviewed: readers review its subject (a product, a
  * recipe), so a bare "Reviews" heading opens their say, not a section of the article.
@@ -185,6 +202,9 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   // A member card may lay its counts out in a table of their own ("3 主题 | 120 帖子 | 400 积分").
   // (Its cells never read shorter than its text: a long block is no card, unread.)
   if (!list && length < MAX_MEMBER_CARD && isMemberStats(cells()) && !element.querySelector('pre, h1')) return 'member card';
+  // Its count line ("Member Posts: 87"), a list of its lines holding one, or its join date with
+  // its count ("Joined: Feb 2016 Posts: 212"), as spans too: the card is the count's wrappers.
+  if (length < MAX_MEMBER_CARD && !element.querySelector('pre, h1') && isMemberCardLine(element, text, list)) return 'member card';
   if (element.querySelector(KEEP_INSIDE)) return null;
   // A table cell's only block is the cell's value ("17", "<a>240 mm</a>"): the table's, like the cell.
   const parent = element.parentElement;
@@ -245,8 +265,6 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 80 && /\d/.test(text) && !/\p{L}/u.test(text.replace(COUNTED, '')) && !isLabelledValue(element)) return 'counter';
   // A list is judged as a list: an item may quote a copyright line, the list is no footer for it.
   if (!list && length < 200 && COPYRIGHT.test(text)) return 'copyright';
-  // A forum post's member card: "oldgreaser · Senior Member · Posts: 2184 · Joined: Mar 2010".
-  if (length < 300 && MEMBER_JOINED.test(text) && MEMBER_POSTS.test(text)) return 'member card';
   // The nutrition panel's small print.
   if (length < 300 && NUTRITION_NOTE.test(text)) return 'nutrition';
   if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length ? 'link list' : null;
@@ -300,6 +318,11 @@ export function isPermalink(anchor: Element): boolean {
   );
 }
 
+/** A link back to the page's top ("Top", "Back to top", "Nach oben"): in-page, and so worded. */
+function isBackToTop(anchor: Element): boolean {
+  return BACK_TO_TOP.test(textOf(anchor));
+}
+
 /** A picture worth keeping: one that says what it shows, or a picture or video element (an unlabelled icon is none). */
 const PICTURE = 'img[alt]:not([alt=""]), picture, video';
 
@@ -332,6 +355,17 @@ function removeSection(heading: Element, touched: Set<Element>): void {
   removeUntilHeading(heading);
   if (heading.parentElement) touched.add(heading.parentElement);
   heading.remove();
+}
+
+/** Pixels of an image's declared width and height at most that make it an icon ("Post" 12x9 beside a forum post's date). */
+const ICON_SIZE = 24;
+
+/** Whether `element` holds a picture worth keeping, not only icons declared as small as one. */
+function holdsPicture(element: Element): boolean {
+  const size = (image: Element, name: string) => Number(image.getAttribute(name) ?? NaN);
+  return Array.from(element.querySelectorAll(PICTURE)).some(
+    (picture) => picture.tagName !== 'IMG' || !(size(picture, 'width') <= ICON_SIZE && size(picture, 'height') <= ICON_SIZE),
+  );
 }
 
 /** Ancestors looked at for the picture a short line belongs to (caption box, tile). */
@@ -404,6 +438,13 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
   if (page.shop) removeSaleRows(root);
   // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
   for (const anchor of Array.from(root.querySelectorAll('a[href^="#"]'))) if (isPermalink(anchor)) anchor.remove();
+  // So do the links back to the page's top a forum puts under each post (their boxes go with them).
+  for (const anchor of Array.from(root.querySelectorAll('a[href^="#"]'))) {
+    if (!isBackToTop(anchor)) continue;
+    if (anchor.parentElement) touched.add(anchor.parentElement);
+    anchor.remove();
+  }
+  removeDelimitedSignatures(root, touched);
   const articleText = proseLength(textOf(root)) - linkTextLength(root);
   const candidates = Array.from(root.querySelectorAll(CANDIDATES)).reverse();
   for (const element of candidates) {
@@ -413,7 +454,7 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
     // A credit or a date beside a picture: the picture stays (its alt text is content). On a page
     // of little prose (opening hours, an events list, a price list) a short date or number may be
     // the very thing a watch follows: slight reasons only count beside an article.
-    if (SLIGHT.has(reason) && (articleText < MIN_PROSE || element.querySelector(PICTURE))) continue;
+    if (SLIGHT.has(reason) && (articleText < MIN_PROSE || holdsPicture(element))) continue;
     // A place and date under a photo in a gallery's tile ("Dunkeld, November 2023") says when
     // and where the picture was taken: the caption's, not the article's dateline.
     if (reason === 'dateline' && besidePicture(element)) continue;

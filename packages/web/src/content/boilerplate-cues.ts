@@ -176,9 +176,52 @@ export function isMemberStats(text: string): boolean {
   return text.length < MAX_MEMBER_CARD && !/[.!?。！？]["'”’)]?$/u.test(text) && (text.match(MEMBER_STAT)?.length ?? 0) >= 3;
 }
 
+/**
+ * A member card's post count with its label's colon ("Posts: 212", "Beiträge: 40", "Messages:
+ * 1,204", "帖子：120"), as SMF, Vanilla, phpBB and XenForo print it under the member's name.
+ */
+const MEMBER_POST_COUNT =
+  /(?<!\p{L})(posts|messages|beiträge|mensajes|messaggi|mensagens|berichten|posty|wiadomości|帖子|投稿|回帖|게시물)\s*[:：]\s*\d[\d,.]*(?![\d\p{L}])/iu;
+/** Words a card's line may hold beside its count: the member's rank ("Full Member", "Moderator"). */
+const MAX_RANK_WORDS = 3;
+/** Characters of a card's count line at most. */
+const MAX_MEMBER_LINE = 60;
+
+/**
+ * Whether `text` is a member card's count line: the count and at most a rank, no sentence ("Member
+ * Posts: 87"). The card's other lines (name, rank, "Logged") have nothing to know them by but it.
+ */
+export function isPostCountLine(text: string): boolean {
+  const count = MEMBER_POST_COUNT.exec(text);
+  if (!count || text.length > MAX_MEMBER_LINE) return false;
+  const rest = (text.slice(0, count.index) + ' ' + text.slice(count.index + count[0].length)).trim();
+  return !/[.!?。！？]/u.test(rest) && (rest === '' || rest.split(/\s+/).length <= MAX_RANK_WORDS);
+}
+
+/**
+ * A link back to the page's top under each post ("Top", "Back to top", "Nach oben", "Haut de
+ * page", "ページトップへ", "返回顶部"), with or without its arrow: told by its text on an in-page link.
+ */
+export const BACK_TO_TOP =
+  /^[▲↑^⇧⬆\s]*((back|go|scroll|return) to (the )?top|to top|top( of (the )?page)?|nach oben|zurück nach oben|seitenanfang|haut de (la )?page|retour en haut( de (la )?page)?|volver arriba|ir arriba|subir|torna su|torna in alto|naar boven|do góry|voltar ao topo|ページ(の)?(トップ|先頭)へ?|トップへ戻る|返回顶部|回到顶部|맨 위로)[▲↑^⇧⬆\s]*$/iu;
+
 /** A post's controls left as text in languages whose sites write them as bare links ("举报", "只看该作者", "返信"). */
 export const POST_CONTROL =
   /^(举报|回复|引用|评分|分享|收藏|支持|反对|发消息|加为好友|只看该作者|倒序浏览|返回列表|通報|返信|引用する|신고|답글|공유)$/u;
+
+/**
+ * A forum member's signature box by a class or id token, compared without its "-" and "_"
+ * ("post-signature", "post_signature", "signature_container"; Discuz!, most Chinese forums,
+ * says "sign"). Whole tokens only, never a part of one: a bar's "signature-cocktails" is no
+ * signature. Not "sig": Sphinx marks a documented function's signature so ("dt.sig"), the
+ * page's very content. One list for the chrome rules and the thread's post finder.
+ */
+const SIGNATURE_NAMES: ReadonlySet<string> = new Set(['signature', 'signaturecontainer', 'postsignature', 'sign']);
+
+/** Whether one class or id token names a signature box (see {@link SIGNATURE_NAMES}). */
+export function isSignatureName(token: string): boolean {
+  return SIGNATURE_NAMES.has(token.toLowerCase().replace(/[-_]/g, ''));
+}
 
 /** A forum's who-is-here line ("Users browsing this forum: No registered users and 4 guests"). */
 export const WHO_IS_ONLINE =
@@ -238,17 +281,21 @@ export function isRatingTally(text: string, shop = false): boolean {
 /** A product page's count of its buyers' questions ("48 Q&A", "12 questions"). */
 const QUESTION_COUNT = /(?<!\p{L})(questions?|q\s?&\s?a)(?!\p{L})/giu;
 
-/** A nutrient as nutrition panels name it (English, German, French, Spanish, Italian). */
+/** A nutrient as nutrition panels name it (English, German, French, Spanish, Italian), energy too ("Energy 1712kJ", "Energia 238 kcal"). */
 const NUTRIENT =
-  '(?<!\\p{L})(calories|kcal|cal|(total |saturated |trans )?fat|saturates|carbs|(total )?carbohydrates?|(total )?sugars?|(dietary )?fib(er|re)|protein|sodium|salt|cholesterol|kalorien|fett|kohlenhydrate|zucker|eiweiß|ballaststoffe|glucides|lipides|protéines|sucres|fibres|grasas|hidratos|carbohidratos|azúcares|proteínas|grassi|carboidrati|zuccheri|proteine)(?!\\p{L})';
-/** A nutrient with its amount, either way round ("248 Calories", "11 grams fat", "Fat: 20g", "kcal452"). */
+  '(?<!\\p{L})(calories|kcal|cal|(total |saturated |trans )?fat( total)?|saturates|carbs|(total )?carbohydrates?|(total )?sugars?|(dietary )?fib(er|re)|protein|sodium|salt|cholesterol|energy|kalorien|energie|brennwert|fett|kohlenhydrate|zucker|eiweiß|ballaststoffe|énergie|glucides|lipides|protéines|sucres|fibres|energía|grasas|hidratos|carbohidratos|azúcares|proteínas|energia|grassi|carboidrati|zuccheri|proteine)(?!\\p{L})';
+/** An amount's unit on a nutrition panel. */
+const NUTRIENT_UNIT = '(k?cal|kj|g|mg|grams?|milligrams?)';
+/** A nutrient with its amount, either way round ("248 Calories", "11 grams fat", "Fat: 20g", "kcal452", "Energy 1712kJ"). */
 const NUTRIENT_AMOUNT = new RegExp(
-  `\\d+([.,]\\d+)?\\s*(k?cal|g|mg|grams?|milligrams?)?\\s*${NUTRIENT}|${NUTRIENT}\\s*:?\\s*\\d+([.,]\\d+)?\\s*(k?cal|g|mg|grams?|milligrams?)?`,
+  `\\d+([.,]\\d+)?\\s*${NUTRIENT_UNIT}?\\s*${NUTRIENT}|${NUTRIENT}\\s*:?\\s*\\d+([.,]\\d+)?\\s*${NUTRIENT_UNIT}?`,
   'giu',
 );
 /** What else a nutrition panel says: its title, the serving it counts, daily-value percentages. */
 const NUTRITION_WORDS =
-  /nutrition(al)?( facts| information| info| analysis)?|(amount )?per (serving|portion|100 ?g)|serving( size)?|servings|portion|yield|\d+\s*%\s*(daily value|dv)?|% daily value\*?|nährwerte|valeurs nutritionnelles|información nutricional|valori nutrizionali/giu;
+  /nutrition(al)?( facts| information| info| analysis)?|(amount )?per (serving|portion|100 ?g)|serving( size)?|servings|portion|yield|\d+\s*%\s*(daily value|dv)?|% daily value\*?|nährwerte|(pro|je) portion|valeurs nutritionnelles|par portion|información nutricional|por (porción|ración)|valori nutrizionali|per porzione/giu;
+/** Nutrients with their amounts that make a panel whatever its serving line says ("1 chicken thigh with about 2 tablespoons sauce: 290 calories, ..."). */
+const MANY_NUTRIENTS = 5;
 
 /**
  * A recipe's nutrition panel: three nutrients or more with their amounts, and little else
@@ -261,12 +308,16 @@ export function isNutritionPanel(text: string): boolean {
   if (amounts < 3 && !(amounts === 2 && /nutrition|serving size|per serving/iu.test(text))) return false;
   const letters = (s: string) => s.match(/\p{L}/gu)?.length ?? 0;
   const rest = text.replace(NUTRIENT_AMOUNT, ' ').replace(NUTRITION_WORDS, ' ');
-  return letters(rest) <= 0.25 * letters(text);
+  return letters(rest) <= (amounts >= MANY_NUTRIENTS ? 1 / 3 : 0.25) * letters(text);
 }
 
 /** The small print under a nutrition panel ("Percent Daily Values are based on a 2,000 calorie diet"). */
 export const NUTRITION_NOTE =
   /\b(daily values? (are|is) based on|nutrition(al)? (information|info|data|facts) (is|are) (an )?(estimate|calculated|approximate)|estimate based on available ingredients|substitute for a professional nutritionist)/iu;
+
+/** The heading over a recipe's ingredient list ("Ingredients", "Zutaten", "Składniki", "材料（2人前）"), with a count or servings after it at most. */
+export const INGREDIENTS_HEADING =
+  /^(ingredients|zutaten|ingrédients|ingredientes|ingredienti|składniki|ingrediënten|ingredienser|ingrediencie|ingredience|材料|食材|用料|재료)\s*([(（][^)）]{0,20}[)）])?\s*:?$/iu;
 
 /** A step's bare number label over its text ("Step 1", "Étape 2", "Schritt 3"): the list numbers the steps already. */
 export const STEP_LABEL = /^(step|étape|etape|schritt|paso|passo|stap|steg)\s*\d{1,2}\s*[:.]?$/iu;

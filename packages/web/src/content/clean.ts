@@ -16,6 +16,7 @@ import { isSiteNameHeading } from './site-name';
 import { repliesShareThePostTemplate } from './discussion';
 import { declaresDiscussion, isShopPage, readStructuredData, type StructuredData } from './structured-data';
 import { pruneBuyBox } from './buy-box';
+import { isSignatureName } from './boilerplate-cues';
 
 /** Never content. */
 const NOT_CONTENT = [
@@ -84,18 +85,6 @@ addWords('byline', 'byline author authors dateline timestamp postmeta entrymeta 
 // A forum member's rank under their name.
 addWords('byline', 'usertitle');
 
-/**
- * Words that mark a block only as a whole class or id ("signature", "signature_container"), never
- * as a part of one: the signature under a forum post, not a bar's "signature-cocktails".
- */
-const WHOLE_WORDS = new Map<string, Kind>([
-  ['signature', 'byline'],
-  ['signaturecontainer', 'byline'],
-  ['postsignature', 'byline'],
-  // Discuz! (most Chinese forums) names a post's signature box "sign".
-  ['sign', 'byline'],
-]);
-
 /** Words that mark chrome when a class/id starts with them (e.g. `cookieNotice`, `newsletterSignup`). */
 const PREFIXES = ['cookie', 'consent', 'newsletter', 'subscribe', 'advert', 'sponsor', 'breadcrumb', 'related', 'social', 'sharebutton'];
 
@@ -117,7 +106,7 @@ function classify(element: Element): Kind | null {
     const joined = token.replace(/[-_]/g, '');
     const kind =
       WORDS.get(joined) ??
-      WHOLE_WORDS.get(joined) ??
+      (isSignatureName(joined) ? 'byline' : undefined) ??
       token
         .split(/[-_]+/)
         .map((part) => WORDS.get(part))

@@ -8,6 +8,7 @@
  * ("entry-content" and "comment-content").
  */
 import { textOf } from './dom';
+import { isSignatureName } from './boilerplate-cues';
 
 /** Characters of its own text that make an element a post body rather than a label. */
 const MIN_BODY = 40;
@@ -80,11 +81,34 @@ export function repliesShareThePostTemplate(body: Element, isCommentBox: (elemen
   }
   const count = (element: Element) => replies.get(signature(element) ?? '') ?? 0;
   if (post && count(post.element) >= MIN_REPLIES) return true;
+  // Or by the post's template less a modifier, if the post is no article that outweighs them all.
+  if (post) {
+    const opening = post;
+    const copies = boxed.filter((block) => isPlainerCopy(block.element, opening.element));
+    const article = opening.length >= ARTICLE && copies.every((reply) => reply.length * OUTWEIGHS < opening.length);
+    if (copies.length >= MIN_REPLIES && !article) return true;
+  }
   // The whole thread may sit in a box named for the discussion ("js-discussion"), the opening
   // post too: then the first boxed post in the replies' template opens it, if nothing outside
   // the boxes is longer (an article's body is, beside its comments).
   const opening = boxed.find((block) => count(block.element) > MIN_REPLIES);
   return opening !== undefined && opening.length > (post?.length ?? 0);
+}
+
+/** All class names of an element, utility ones too, lower-cased. */
+function allClasses(element: Element): string[] {
+  return (element.getAttribute('class') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/**
+ * Whether `reply` is built by `post`'s template less a modifier: same tag, class names all the
+ * post's, fewer of them (kbin: the entry's "content formatted", its comments' "content").
+ */
+function isPlainerCopy(reply: Element, post: Element): boolean {
+  if (reply.tagName !== post.tagName) return false;
+  const own = allClasses(reply);
+  const theirs = allClasses(post);
+  return own.length > 0 && own.length < theirs.length && own.every((name) => theirs.includes(name));
 }
 
 /** Share of class names two blocks must have in common to be one template's ("question__body post-body", "answer__body post-body"). */
@@ -138,7 +162,7 @@ export function threadPosts(body: Element): Element[] {
   for (const { element } of blocks) {
     if (element !== longest.element && !alike(longest.element, classes, element)) continue;
     // FluxBB classes its signatures as posts too ("postsignature postmsg").
-    if (SIGNATURE.test(element.getAttribute('class') ?? '')) continue;
+    if ((element.getAttribute('class') ?? '').split(/\s+/).some(isSignatureName)) continue;
     // A post's body inside another's (a quoted post) is part of that post.
     if (posts.some((post) => post.contains(element))) continue;
     posts.push(element);
@@ -160,9 +184,6 @@ export function threadPosts(body: Element): Element[] {
   if (opening! >= ARTICLE && replies.every((reply) => reply * OUTWEIGHS < opening!)) return [];
   return boxed;
 }
-
-/** A member's signature under their post, by its class name. */
-const SIGNATURE = /(^|\s)(post-?signature|signature|sign|sig)(\s|$)/i;
 
 /** Characters of an opening post that is an article rather than a question. */
 const ARTICLE = 1000;

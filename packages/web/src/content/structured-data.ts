@@ -5,7 +5,8 @@
  * read here (main-content.ts puts back the page's own paragraph that quotes them, not their text).
  */
 
-import { collapseSpace } from './dom';
+import { collapseSpace, textOf } from './dom';
+import { INGREDIENTS_HEADING } from './boilerplate-cues';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -86,7 +87,25 @@ export function readStructuredData(document: Document): StructuredData {
       .map((element) => collapseSpace(element.textContent ?? ''))
       .filter(Boolean);
   }
+  if (ingredients.length === 0 && types.has('Recipe')) ingredients = listUnderIngredientsHeading(document);
   return { types, articleBody, description, ingredients };
+}
+
+/** Elements looked past after the ingredients heading for its list (a rule, a servings line, a scale control). */
+const MAX_BEFORE_LIST = 3;
+
+/**
+ * The lines of the list under a recipe's "Ingredients" heading, for a recipe page that declares
+ * itself one but not its ingredients (a self-hosted recipe manager's schema.org block names the
+ * recipe and its times only): a list, or a role="list" of blocks, the heading's next sibling or
+ * nearly so.
+ */
+function listUnderIngredientsHeading(document: Document): string[] {
+  const heading = Array.from(document.querySelectorAll('h2, h3, h4')).find((h) => INGREDIENTS_HEADING.test(textOf(h)));
+  let list = heading?.nextElementSibling ?? null;
+  for (let skipped = 0; list && skipped < MAX_BEFORE_LIST && !list.matches('ul, ol, [role="list"]'); skipped++) list = list.nextElementSibling;
+  if (!list?.matches('ul, ol, [role="list"]')) return [];
+  return Array.from(list.children).map(textOf).filter(Boolean);
 }
 
 /** Types that make the page a product's. */

@@ -135,3 +135,31 @@ export function removeRepeatedLines(root: Element, touched: Set<Element>): void 
     }
   }
 }
+
+/** The line forums draw between a post and its author's signature (phpBB's and vBulletin's "_________________"). */
+const SIGNATURE_DELIMITER = /^_{10,}$/;
+/** Characters of a signature after its delimiter at most: a line or two, not a post's paragraphs. */
+const MAX_SIGNATURE = 150;
+
+/**
+ * Removes a member's signature set off by a row of underscores, the way phpBB and vBulletin
+ * print it at the end of the post's box ("…my laser?<br>_________________<br>8" Dob, 10x50s"):
+ * the delimiter and the line or two after it to the box's end, when nothing after it is a block
+ * of its own (footnotes after a rule are paragraphs or a list, and stay).
+ */
+export function removeDelimitedSignatures(root: Element, touched: Set<Element>): void {
+  const walker = root.ownerDocument.createTreeWalker(root, 4);
+  const delimiters: Node[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (SIGNATURE_DELIMITER.test((node.textContent ?? '').trim())) delimiters.push(node);
+  }
+  for (const delimiter of delimiters) {
+    const tail: Node[] = [];
+    for (let node = delimiter.nextSibling; node; node = node.nextSibling) tail.push(node);
+    const isBlock = (node: Node) => node.nodeType === 1 && startsLine((node as Element).tagName) && (node as Element).tagName !== 'BR';
+    const length = tail.reduce((sum, node) => sum + textOf(node).length, 0);
+    if (tail.some(isBlock) || length > MAX_SIGNATURE || !delimiter.parentElement) continue;
+    touched.add(delimiter.parentElement);
+    for (const node of [delimiter, ...tail]) (node as ChildNode).remove();
+  }
+}
