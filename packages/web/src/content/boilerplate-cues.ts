@@ -148,8 +148,32 @@ export const TRAILING_CREDIT =
 /** An image library's terms and identifiers beside a picture ("Editorial use only", "Editorial #: 2150188300", "Royalty-free"). */
 export const USAGE_TERMS = /^(editorial #|image id|asset id)\s*:?\s*\d|^(editorial use only|royalty[- ]free|rights[- ]managed)\.?$/iu;
 
-/** A price: a currency sign or code next to a number (kept: watches follow prices). */
-export const PRICE = /[£$€¥]\s?\d|\d\s?(€|eur|usd|gbp|chf)\b/iu;
+/**
+ * The currency vocabulary: any currency sign (Unicode's \p{Sc}: £ $ € ¥ ₹ ₩ ₽ ₺ ₫ ₪ ...) and the
+ * currencies written as words or codes ("zł", "Kč", "kr", "lei", "Rs.", "Rp", "CHF", "INR", "円").
+ * Codes that are also words or units next to a number ("try 3", "rub 2 tbsp", "6 ft", "2 TL" a
+ * German teaspoon) are left out.
+ */
+const CURRENCY_WORD =
+  '(zł|zl|kč|kr|lei|rs\\.?|rp|eur|usd|gbp|chf|inr|jpy|cny|rmb|krw|pln|czk|huf|ron|sek|nok|dkk|isk|brl|mxn|clp|aud|cad|nzd|sgd|hkd|zar|uah|aed|sar|руб\\.?|грн|лв)';
+/** Signs, and the CJK currencies written as one character straight after the number ("4,980円"). */
+const CURRENCY_SIGN = '[\\p{Sc}円元원]';
+/** A currency sign, or a currency's word standing as a word ("499 kr", not "kreativ"). */
+export const CURRENCY = new RegExp(`${CURRENCY_SIGN}|(?<!\\p{L})${CURRENCY_WORD}(?!\\p{L})`, 'iu');
+/** A price: a currency sign or word next to a number ("₹1,649", "R$ 89,90", "1 990 Kč", "Rs. 499"; kept: watches follow prices). */
+export const PRICE = new RegExp(
+  `${CURRENCY_SIGN}\\s?\\d|(?<!\\p{L})${CURRENCY_WORD}\\s?\\d|\\d\\s?(${CURRENCY_SIGN}|${CURRENCY_WORD}(?!\\p{L}))`,
+  'iu',
+);
+/** A price on its own line ("189,99 €", "Price £ 79", "$44.97", "1 649 ₹"): a few letters before the number at most. */
+export const PRICE_LINE = new RegExp(`^\\D{0,12}\\d[\\d\\s.,]*(\\s?(${CURRENCY_SIGN}|${CURRENCY_WORD}))?\\*?$`, 'iu');
+
+/**
+ * A box for checking delivery, told by its field ("Enter Delivery Pincode", `autocomplete="postal-code"`,
+ * "PLZ", "Code postal"): the fee or date it shows is the shop's, not the product's price.
+ */
+export const DELIVERY_FIELD =
+  /(?<!\p{L})(pin ?code|post ?code|postal|zip|plz|postleitzahl|code postal|c[oó]digo postal|cap|cep|kod pocztowy|psč|irányítószám|delivery|shipping|postage|lieferung|versand|livraison|env[ií]o|spedizione|consegna|entrega|dostawa|bezorg\p{L}*|verzend\p{L}*|doprava|配送|配達|送料|郵便番号|邮编|邮政编码|운송|배송|우편번호)(?!\p{Ll})/iu;
 
 /**
  * A forum member card's join date ("Joined: Jan 2019", "Join Date: Mar 2010", "Member since

@@ -12,6 +12,7 @@
  * of features, or a paragraph of prose. What follows that is left to the other rules. Stock
  * status stays too ("In stock", "Sold out", "Only 3 left"): a restock watch follows it.
  */
+import { CURRENCY, PRICE_LINE } from './boilerplate-cues';
 import { textOf } from './dom';
 import { isBuyControl } from './structured-data';
 
@@ -20,11 +21,8 @@ const PROSE_LINE = 160;
 const PROSE_PARAGRAPH = 100;
 /** The product's description, named as such ("product-description", `itemprop="description"`). */
 const DESCRIPTION = '[itemprop="description" i], [class*="description" i], [id*="description" i]';
-/** A price on its own line ("189,99 €", "Price £ 79", "$44.97"): the one line of the box that stays. */
-const PRICE_LINE = /^\D{0,12}\d[\d\s.,]*(\s?[\p{Sc}]|\s?(zł|kr|kč|ft|lei|eur|usd|gbp|chf|円|元|원))?\*?$/iu;
 /** A price struck through or named as the old one ("regular-price", "price--was", "uvp"). */
 const OLD_PRICE = /(^|[\s_-])(regular|old|was|strike|crossed|list|uvp|rrp|compare|before|original)([\s_-]|$)/i;
-const CURRENCY = /[\p{Sc}]|zł|kr|kč|円|元|원/iu;
 /** A stock status, in the languages of the shops the corpus holds. */
 const STOCK_STATUS =
   /^(in stock|out of stock|sold out|only (\d+|a few) left|\d+ (left|in stock)|low stock|pre-?order|back-?order(ed)?|(currently )?(un)?available|auf lager|nicht (auf lager|lieferbar|verfügbar)|lieferbar|ausverkauft|vorrätig|en stock|rupture de stock|épuisé|(stock )?disponible|agotado|sin stock|esaurito|(non )?disponibile|(nie)?dostępny|wyprzedany|op voorraad|uitverkocht|在庫(あり|なし|切れ)|売り切れ|有货|无货|缺货|품절)(?!\p{L})/iu;
@@ -148,6 +146,7 @@ export function pruneBuyBox(body: Element, title: Element): void {
         continue;
       }
       if (STOCK_STATUS.test(text)) continue;
+      // A price on its own line is the one line of the box that stays.
       if (!priceKept && PRICE_LINE.test(text) && CURRENCY.test(text) && !isOldPrice(element, box!)) {
         priceKept = true;
         continue;
