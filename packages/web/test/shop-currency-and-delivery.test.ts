@@ -17,7 +17,8 @@ describe('one currency vocabulary', () => {
   );
 
   it('takes no unit or word for a currency: "6 ft", "try 3", "2 TL", "kreativ 5"', () => {
-    for (const text of ['6 ft tall', 'try 3 of them', 'rub 2 tbsp in', '2 TL Zucker', 'kreativ 5', '12 krone']) expect([text, PRICE.test(text)]).toEqual([text, false]);
+    for (const text of ['6 ft tall', 'try 3 of them', 'rub 2 tbsp in', '2 TL Zucker', 'kreativ 5', '12 krone'])
+      expect([text, PRICE.test(text)]).toEqual([text, false]);
     expect(CURRENCY.test('Kreuzberg')).toBe(false);
     // A bare number is still no words.
     expect(boilerplateReason(block('<div>1,649</div>'), Infinity, SHOP)).toBe('no words');
@@ -26,7 +27,9 @@ describe('one currency vocabulary', () => {
 
 describe('a delivery check beside a product', () => {
   const remove = (html: string) => {
-    const document = parseDocument(`<body><main>${html}<p>${'The cooker is built from three bonded layers of steel. '.repeat(12)}</p></main></body>`);
+    const document = parseDocument(
+      `<body><main>${html}<p>${'The cooker is built from three bonded layers of steel. '.repeat(12)}</p></main></body>`,
+    );
     removeFormBoxes(document.body, () => false);
     return textOf(document.body);
   };
@@ -43,7 +46,9 @@ describe('a delivery check beside a product', () => {
   });
 
   it('keeps a product form that shows its price (a variable product’s chosen price)', () => {
-    const out = remove('<form action="/cart"><select name="size"><option>5 L</option></select><p>₹1,649</p><button>Add to cart</button></form>');
+    const out = remove(
+      '<form action="/cart"><select name="size"><option>5 L</option></select><p>₹1,649</p><button>Add to cart</button></form>',
+    );
     expect(out).toContain('₹1,649');
   });
 });

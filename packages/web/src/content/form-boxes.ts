@@ -55,7 +55,8 @@ function isDeliveryField(control: Element): boolean {
   const names = FIELD_NAMING.map((name) => control.getAttribute(name) ?? '');
   const id = control.getAttribute('id');
   const label =
-    control.closest('label') ?? Array.from(control.ownerDocument.querySelectorAll('label[for]')).find((l) => id && l.getAttribute('for') === id);
+    control.closest('label') ??
+    Array.from(control.ownerDocument.querySelectorAll('label[for]')).find((l) => id && l.getAttribute('for') === id);
   if (label) names.push(textOf(label));
   // Code's names are split into words: "deliveryPincode", "shipping_zip", "postal-code".
   return names.some((name) => DELIVERY_FIELD.test(name.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/[_-]+/g, ' ')));
