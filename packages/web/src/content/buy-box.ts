@@ -12,8 +12,9 @@
  * of features, or a paragraph of prose. What follows that is left to the other rules. Stock
  * status stays too ("In stock", "Sold out", "Only 3 left"): a restock watch follows it.
  */
-import { CURRENCY, PRICE_LINE } from './boilerplate-cues';
+import { CURRENCY, PRICE, PRICE_LINE } from './boilerplate-cues';
 import { textOf } from './dom';
+import { isSectionTitle } from './section-titles';
 import { isBuyControl } from './structured-data';
 
 /** A line at least this long is prose (a description's sentence), not a buy box's notice; a paragraph, at least the shorter. */
@@ -39,11 +40,24 @@ const HEADING = /^H[1-6]$/;
 const PICKER =
   'button, select, a, input:not([disabled]), [role="radio"], [role="option"], [class*="swatch" i], [class*="button" i], [class*="option" i]';
 
-/** A list of the product's features, each item a phrase ("Flat, hidden element, easy to clean"). */
+/** A promotion's amount: a price or a percentage ("5% Cashback", "worth ₹20,000"). */
+const OFFER_AMOUNT = /\d\s?%/u;
+
+/**
+ * A list of the product's features, each item a phrase ("Flat, hidden element, easy to clean").
+ * A list whose every item quotes a price or a percentage is the shop's offers ("5% Cashback on
+ * ... card", "Extra 12% off"), not the product's features.
+ */
 function isFeatureList(element: Element): boolean {
   if (element.tagName !== 'UL' && element.tagName !== 'OL') return false;
-  const items = Array.from(element.children).filter((child) => child.tagName === 'LI');
-  return items.length >= MIN_FEATURES && items.every((item) => textOf(item).length >= FEATURE_TEXT);
+  const items = Array.from(element.children)
+    .filter((child) => child.tagName === 'LI')
+    .map(textOf);
+  return (
+    items.length >= MIN_FEATURES &&
+    items.every((item) => item.length >= FEATURE_TEXT) &&
+    !items.every((item) => PRICE.test(item) || OFFER_AMOUNT.test(item))
+  );
 }
 
 /**
@@ -73,6 +87,12 @@ function isKept(element: Element): boolean {
   );
 }
 
+/** Whether the block after `element` is the product's own. */
+function isKeptNext(element: Element): boolean {
+  const next = element.nextElementSibling;
+  return next !== null && isKept(next);
+}
+
 function isLine(element: Element): boolean {
   if (!BLOCK.test(element.tagName) && element.tagName !== 'SPAN') return false;
   for (const child of Array.from(element.children)) if (BLOCK.test(child.tagName)) return false;
@@ -96,8 +116,11 @@ function isOldPrice(element: Element, box: Element): boolean {
   return false;
 }
 
-/** The first add-to-cart control after the title (a sticky bar's copy may come before it). */
-function buyControl(body: Element, title: Element): Element | undefined {
+/**
+ * The first add-to-cart control after the title (a sticky bar's copy may come before it), else
+ * the last before it; `leads` says it stands before the title.
+ */
+function buyControl(body: Element, title: Element): { control: Element; leads: boolean } | undefined {
   const elements = Array.from(body.querySelectorAll('*'));
   const after = elements.indexOf(title);
   const controls = elements.filter(
@@ -107,19 +130,30 @@ function buyControl(body: Element, title: Element): Element | undefined {
         element.getAttribute('role') === 'button') &&
       isBuyControl(element),
   );
-  return controls.find((control) => elements.indexOf(control) > after) ?? controls[controls.length - 1];
+  const following = controls.find((control) => elements.indexOf(control) > after);
+  if (following) return { control: following, leads: false };
+  return controls.length > 0 ? { control: controls[controls.length - 1]!, leads: true } : undefined;
 }
+
+/** The page's own landmarks: a box holding one of them is the page, not a product's box. */
+const PAGE_LANDMARKS = 'header, nav, footer, [role="banner"], [role="navigation"], [role="contentinfo"]';
 
 /**
  * Removes the buy box's lines from `body` of a shop page, while its controls are still there to
  * find it by. `title` is the product's title (the page's one h1).
  */
 export function pruneBuyBox(body: Element, title: Element): void {
-  const control = buyControl(body, title);
-  if (!control) return;
+  const found = buyControl(body, title);
+  if (!found) return;
+  const { control } = found;
   let box: Element | null = control.parentElement;
   while (box && !box.contains(title)) box = box.parentElement;
   if (!box || box === body || box.tagName === 'HTML') return;
+  // A control before the title in a box of the product's own (a left column of pictures and
+  // buttons beside the title's column): the box's lines after the title are the buy box's, as
+  // after a control that follows the title. A box holding the page's landmarks is the page
+  // itself (a sticky bar's control at its top): there the title opens nothing.
+  const titleOpens = found.leads && box.querySelector(PAGE_LANDMARKS) === null;
   const lines: Element[] = [];
   let priceKept = false;
   let afterControl = false;
@@ -130,7 +164,9 @@ export function pruneBuyBox(body: Element, title: Element): void {
         afterControl = true;
         continue;
       }
-      if (isKept(element)) {
+      if (element === title && titleOpens) continue;
+      // A section's title over the product's content ("Highlights" over its feature list) is the content's.
+      if (isKept(element) || (afterControl && isSectionTitle(element) && isKeptNext(element))) {
         if (afterControl) return false;
         continue;
       }

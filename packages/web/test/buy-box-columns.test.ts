@@ -1,0 +1,56 @@
+import { parseDocument, textOf } from '../src/content/dom';
+import { pruneBuyBox } from '../src/content/buy-box';
+
+/** Flipkart's shape: pictures and the buy buttons in a left column, the title and its lines in the right one. */
+const columns = (right: string) =>
+  '<body><div class="top">Shop</div>' +
+  ('<div class="row"><div class="left"><img src="/a.jpg" alt="Cooker"><ul><li><button>ADD TO CART</button></li>' +
+    '<li><form><button type="button">BUY NOW</button></form></li></ul></div>' +
+    `<div class="right"><div><h1>Tri-Ply Pressure Cooker 5 L</h1></div>${right}</div></div>`) +
+  '</body>';
+
+const RIGHT =
+  '<div class="rating"><span>4.3</span><span>14,220 Ratings</span></div>' +
+  '<div class="prices"><div>₹1,649</div><div>₹2,495</div><div><span>33% off</span></div></div>' +
+  '<div><span>+ ₹69 Secured Packaging Fee</span></div>' +
+  '<div><div>Offers</div><div><ul><li><span>Bank Offer</span><span>5% Cashback on Axis Bank Card</span></li>' +
+  '<li><span>Special Price</span><span>Get extra 12% off (inclusive of coupon)</span></li>' +
+  '<li><span>Partner Offer</span><span>Pay Later benefits worth ₹20,000</span></li></ul></div></div>' +
+  '<div><div>Highlights</div><ul><li>Tri-ply body with aluminium core</li><li>Works on induction and gas hobs</li>' +
+  '<li>Outer lid with gasket release system</li></ul></div>' +
+  '<div><div>Seller</div><div>KITCHENMART RETAIL</div></div>';
+
+describe('a buy box whose controls stand before the title', () => {
+  const prune = (html: string) => {
+    const document = parseDocument(html);
+    pruneBuyBox(document.body, document.querySelector('h1')!);
+    return textOf(document.body);
+  };
+
+  it('takes the lines after the title, in the box of the product’s own columns, up to the product’s content', () => {
+    const out = prune(columns(RIGHT));
+    for (const kept of ['Tri-Ply Pressure Cooker 5 L', '₹1,649', 'Highlights', 'Tri-ply body with aluminium core', 'Seller'])
+      expect(out).toContain(kept);
+    for (const gone of ['14,220 Ratings', '₹2,495', '33% off', 'Packaging Fee', '5% Cashback', 'extra 12% off', 'worth ₹20,000'])
+      expect(out).not.toContain(gone);
+  });
+
+  it('takes nothing after the title when the box holds the page’s landmarks (a sticky bar’s control at the top)', () => {
+    const out = prune(
+      '<body><div id="page"><header><nav><a href="/">Home</a></nav><div class="sticky"><button>Add to cart</button></div></header>' +
+        `<main><h1>Tri-Ply Pressure Cooker 5 L</h1>${RIGHT}</main></div></body>`,
+    );
+    for (const kept of ['14,220 Ratings', '33% off', 'Packaging Fee', '5% Cashback']) expect(out).toContain(kept);
+  });
+
+  it('keeps a list of the product’s features that quotes a percentage in some items, not all', () => {
+    const out = prune(
+      columns(
+        '<div>Details</div><div>Cheap line</div><ul><li>Saves up to 30% energy on the hob</li><li>Works on induction and gas hobs</li>' +
+          '<li>Outer lid with gasket release system</li></ul>',
+      ),
+    );
+    expect(out).toContain('Saves up to 30% energy');
+    expect(out).not.toContain('Cheap line');
+  });
+});
