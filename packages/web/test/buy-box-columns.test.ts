@@ -54,3 +54,40 @@ describe('a buy box whose controls stand before the title', () => {
     expect(out).not.toContain('Cheap line');
   });
 });
+
+/** Coolblue's shape: the title over two columns, the product's sections in the left one, the order box in the right one. */
+const ORDER_BOX_PAGE =
+  '<body><main><div class="product"><div class="header"><h1>Duetto 2 Zilver</h1><div><a href="#r">218 reviews</a></div></div>' +
+  '<div class="grid"><div class="col7"><div class="specs"><h2>Specificaties</h2><dl>' +
+  '<div><dt>Pomptype</dt><dd>Vibratiepomp</dd></div><div><dt>Gewicht</dt><dd>22 kg</dd></div></dl></div></div>' +
+  '<div class="col5"><div class="order"><div class="sales-price"><span class="sales-price__former-price">€ 399,-</span> ' +
+  '<strong>€ 349,-</strong></div><div>Voor 23.59 uur besteld, morgen gratis bezorgd</div>' +
+  '<form action="/winkelwagen"><button type="submit">In mijn winkelwagen</button></form>' +
+  '<ul><li>Gratis retourneren binnen 30 dagen</li><li>Onze keuze in de espressomachine-gids</li><li>Zakelijk bestellen? Vraag een offerte aan</li></ul>' +
+  '</div></div></div></div></main></body>';
+
+describe('an order box beside the product’s sections', () => {
+  const pruned = () => {
+    const document = parseDocument(ORDER_BOX_PAGE);
+    pruneBuyBox(document.body, document.querySelector('h1')!);
+    return textOf(document.body);
+  };
+
+  it('keeps a spec sheet written as a definition list before the control, as it keeps a table', () => {
+    const out = pruned();
+    for (const kept of ['Pomptype', 'Vibratiepomp', 'Gewicht', '22 kg']) expect(out).toContain(kept);
+    expect(out).not.toContain('218 reviews');
+  });
+
+  it('keeps the price written "€ 349,-", and drops the former price on its line', () => {
+    const out = pruned();
+    expect(out).toContain('€ 349,-');
+    expect(out).not.toContain('€ 399,-');
+    expect(out).not.toContain('morgen gratis bezorgd');
+  });
+
+  it('takes a list in the control’s own box for the shop’s promises, however long its items', () => {
+    const out = pruned();
+    for (const gone of ['Gratis retourneren', 'espressomachine-gids', 'Zakelijk bestellen']) expect(out).not.toContain(gone);
+  });
+});

@@ -58,4 +58,16 @@ describe('a section title written as a block', () => {
       `<div><div>Seller</div><div>The seller was a retired teacher who had kept the cooker for twenty years.</div></div><p>${PROSE}</p></article></body></html>`;
     expect(text(article)).toContain('retired teacher');
   });
+
+  it.each([
+    'Vragen en antwoorden',
+    'Fragen und Antworten',
+    'Questions et réponses',
+    'Preguntas y respuestas',
+    'Seller',
+    'Verkäufer',
+    'Sprzedawca',
+  ])('takes "%s" for a shop section (acted on only on a shop page)', (heading) => {
+    expect(boilerplateReason(first(`<div><h2 data-t>${heading}</h2></div>`), Infinity, { shop: true })).toBe('shop section');
+  });
 });

@@ -45,7 +45,7 @@ export const THREAD_HEADING =
  * ("Description", "Specifications", "Materials & care") are not among them.
  */
 export const SHOP_SECTION_HEADING =
-  /^(customers (who (bought|viewed) this( item)? )?also (bought|viewed|liked|purchased)|frequently bought together|(related|similar|recommended) (products|items)|products related to this item|similar items( you (may|might) (also )?like)?|compare with similar items|sponsored products( related to this item)?|about (this|the) seller|seller( information| info| details)?|verkäufer(informationen)?|vendeur|vendedor|venditore|sprzedawca|verkoper|you (may|might) also (like|love)|recently viewed( products| items)?|more from this (shop|store|seller|brand)|questions|q\s?&\s?a|(shipping|delivery) (&|and|\/) returns?|returns? (&|and|\/) (shipping|delivery|exchanges)|(shipping|delivery|returns?) (policy|information|info)|kunden kauften auch|das könnte (dir|ihnen) auch gefallen|ähnliche (produkte|artikel)|versand (&|und) rückgabe|vous aimerez aussi|produits similaires|livraison (&|et) retours|te puede interesar|productos relacionados|envío y devoluciones|potrebbe piacerti anche|prodotti correlati|spedizione e resi|andere kunden (kauften|interessierten sich) auch( für)?|les clients ont (également|aussi) (acheté|consulté)|(los clientes|quienes (compraron|vieron) este producto) también (compraron|vieron)|inni (kupili|oglądali) (również|też)|podobne (produkty|oferty)|klanten (kochten|bekeken) ook|vergelijkbare producten|quem (comprou|viu) (este produto )?também (comprou|viu)|produtos relacionados|この商品を見た人はこんな商品も(見ています|買っています)|この商品を買った人はこんな商品も買っています|関連商品|ショップ情報|販売者(情報)?|卖家(信息)?|판매자( 정보)?|看了又看|猜你喜欢|为你推荐)\s*:?$/iu;
+  /^(customers (who (bought|viewed) this( item)? )?also (bought|viewed|liked|purchased)|frequently bought together|(related|similar|recommended) (products|items)|products related to this item|similar items( you (may|might) (also )?like)?|compare with similar items|sponsored products( related to this item)?|about (this|the) seller|seller( information| info| details)?|verkäufer(informationen)?|vendeur|vendedor|venditore|sprzedawca|verkoper|you (may|might) also (like|love)|recently viewed( products| items)?|more from this (shop|store|seller|brand)|questions|q\s?&\s?a|(vragen|fragen|questions|preguntas|domande|pytania|perguntas) (en|und|&|et|y|e|i) (antwoorden|antworten|réponses|respuestas|risposte|odpowiedzi|respostas)|(shipping|delivery) (&|and|\/) returns?|returns? (&|and|\/) (shipping|delivery|exchanges)|(shipping|delivery|returns?) (policy|information|info)|kunden kauften auch|das könnte (dir|ihnen) auch gefallen|ähnliche (produkte|artikel)|versand (&|und) rückgabe|vous aimerez aussi|produits similaires|livraison (&|et) retours|te puede interesar|productos relacionados|envío y devoluciones|potrebbe piacerti anche|prodotti correlati|spedizione e resi|andere kunden (kauften|interessierten sich) auch( für)?|les clients ont (également|aussi) (acheté|consulté)|(los clientes|quienes (compraron|vieron) este producto) también (compraron|vieron)|inni (kupili|oglądali) (również|też)|podobne (produkty|oferty)|klanten (kochten|bekeken) ook|vergelijkbare producten|quem (comprou|viu) (este produto )?também (comprou|viu)|produtos relacionados|この商品を見た人はこんな商品も(見ています|買っています)|この商品を買った人はこんな商品も買っています|関連商品|ショップ情報|販売者(情報)?|卖家(信息)?|판매자( 정보)?|看了又看|猜你喜欢|为你推荐)\s*:?$/iu;
 
 const MONTH = [
   'january february march april may june july august september october november december',
@@ -165,8 +165,12 @@ export const PRICE = new RegExp(
   `${CURRENCY_SIGN}\\s?\\d|(?<!\\p{L})${CURRENCY_WORD}\\s?\\d|\\d\\s?(${CURRENCY_SIGN}|${CURRENCY_WORD}(?!\\p{L}))`,
   'iu',
 );
-/** A price on its own line ("189,99 €", "Price £ 79", "$44.97", "1 649 ₹"): a few letters before the number at most. */
-export const PRICE_LINE = new RegExp(`^\\D{0,12}\\d[\\d\\s.,]*(\\s?(${CURRENCY_SIGN}|${CURRENCY_WORD}))?\\*?$`, 'iu');
+/**
+ * A price on its own line ("189,99 €", "Price £ 79", "$44.97", "1 649 ₹", "€ 349,-", "199:-"):
+ * a few letters before the number at most; whole units may end in a dash, as Dutch, German and
+ * Nordic shops write them.
+ */
+export const PRICE_LINE = new RegExp(`^\\D{0,12}\\d[\\d\\s.,]*([.,:][-–])?(\\s?(${CURRENCY_SIGN}|${CURRENCY_WORD}))?\\*?$`, 'iu');
 
 /**
  * A box for checking delivery, told by its field ("Enter Delivery Pincode", `autocomplete="postal-code"`,

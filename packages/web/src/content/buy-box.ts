@@ -22,8 +22,9 @@ const PROSE_LINE = 160;
 const PROSE_PARAGRAPH = 100;
 /** The product's description, named as such ("product-description", `itemprop="description"`). */
 const DESCRIPTION = '[itemprop="description" i], [class*="description" i], [id*="description" i]';
-/** A price struck through or named as the old one ("regular-price", "price--was", "uvp"). */
-const OLD_PRICE = /(^|[\s_-])(regular|old|was|strike|crossed|list|uvp|rrp|compare|before|original)([\s_-]|$)/i;
+/** A price struck through or named as the old one ("regular-price", "price--was", "uvp", "sales-price__former-price"). */
+const OLD_PRICE =
+  /(^|[\s_-])(regular|old|was|strike|strikethrough|crossed|list|uvp|rrp|compare|before|original|former|previous)([\s_-]|$)/i;
 /** A stock status, in the languages of the shops the corpus holds. */
 const STOCK_STATUS =
   /^(in stock|out of stock|sold out|only (\d+|a few) left|\d+ (left|in stock)|low stock|pre-?order|back-?order(ed)?|(currently )?(un)?available|auf lager|nicht (auf lager|lieferbar|verfügbar)|lieferbar|ausverkauft|vorrätig|en stock|rupture de stock|épuisé|(stock )?disponible|agotado|sin stock|esaurito|(non )?disponibile|(nie)?dostępny|wyprzedany|op voorraad|uitverkocht|在庫(あり|なし|切れ)|売り切れ|有货|无货|缺货|품절)(?!\p{L})/iu;
@@ -81,6 +82,8 @@ function isKept(element: Element): boolean {
   return (
     HEADING.test(element.tagName) ||
     element.tagName === 'TABLE' ||
+    // A spec sheet written as a definition list ("<dt>Pomptype</dt><dd>Vibratiepomp</dd>") is a table too.
+    element.tagName === 'DL' ||
     element.tagName === 'PRE' ||
     isFeatureList(element) ||
     element.matches(DESCRIPTION)
@@ -116,6 +119,29 @@ function isOldPrice(element: Element, box: Element): boolean {
   return false;
 }
 
+/** A part of `line` struck through or named as the old price. */
+function oldPriceParts(line: Element): Element[] {
+  return Array.from(line.querySelectorAll('del, s, [class], [id]')).filter(
+    (part) =>
+      part.tagName === 'DEL' ||
+      part.tagName === 'S' ||
+      OLD_PRICE.test(`${part.getAttribute('class') ?? ''} ${part.getAttribute('id') ?? ''}`),
+  );
+}
+
+/**
+ * The old prices in a line that, without them, is the price ("<span class="former-price">€ 399,-</span>
+ * <strong>€ 349,-</strong>"): the line stays, they go. Null when the line is no such price line.
+ */
+function oldPricesBeside(line: Element): Element[] | null {
+  const parts = oldPriceParts(line);
+  if (parts.length === 0) return null;
+  let rest = textOf(line);
+  for (const part of parts) rest = rest.replace(textOf(part), ' ');
+  rest = rest.replace(/\s+/g, ' ').trim();
+  return PRICE_LINE.test(rest) && CURRENCY.test(rest) ? parts : null;
+}
+
 /**
  * The first add-to-cart control after the title (a sticky bar's copy may come before it), else
  * the last before it; `leads` says it stands before the title.
@@ -139,6 +165,20 @@ function buyControl(body: Element, title: Element): { control: Element; leads: b
 const PAGE_LANDMARKS = 'header, nav, footer, [role="banner"], [role="navigation"], [role="contentinfo"]';
 
 /**
+ * The control's own box: its nearest ancestor holding text beside the control's label (the order
+ * box with its promises), if that holds no title. A list in it is the shop's ("Gratis
+ * retourneren binnen 30 dagen", "Zakelijk bestellen?"), however long its items.
+ */
+function orderBox(control: Element, title: Element, box: Element): Element | null {
+  const label = textOf(control).length;
+  for (let node = control.parentElement; node && node !== box; node = node.parentElement) {
+    if (node.contains(title)) return null;
+    if (textOf(node).length > label) return node;
+  }
+  return null;
+}
+
+/**
  * Removes the buy box's lines from `body` of a shop page, while its controls are still there to
  * find it by. `title` is the product's title (the page's one h1).
  */
@@ -154,6 +194,7 @@ export function pruneBuyBox(body: Element, title: Element): void {
   // after a control that follows the title. A box holding the page's landmarks is the page
   // itself (a sticky bar's control at its top): there the title opens nothing.
   const titleOpens = found.leads && box.querySelector(PAGE_LANDMARKS) === null;
+  const order = orderBox(control, title, box);
   const lines: Element[] = [];
   let priceKept = false;
   let afterControl = false;
@@ -166,7 +207,8 @@ export function pruneBuyBox(body: Element, title: Element): void {
       }
       if (element === title && titleOpens) continue;
       // A section's title over the product's content ("Highlights" over its feature list) is the content's.
-      if (isKept(element) || (afterControl && isSectionTitle(element) && isKeptNext(element))) {
+      const promises = afterControl && order !== null && order.contains(element) && isFeatureList(element);
+      if ((isKept(element) && !promises) || (afterControl && isSectionTitle(element) && isKeptNext(element))) {
         if (afterControl) return false;
         continue;
       }
@@ -185,6 +227,12 @@ export function pruneBuyBox(body: Element, title: Element): void {
       // A price on its own line is the one line of the box that stays.
       if (!priceKept && PRICE_LINE.test(text) && CURRENCY.test(text) && !isOldPrice(element, box!)) {
         priceKept = true;
+        continue;
+      }
+      const oldPrices = priceKept ? null : oldPricesBeside(element);
+      if (oldPrices) {
+        priceKept = true;
+        lines.push(...oldPrices);
         continue;
       }
       lines.push(element);
