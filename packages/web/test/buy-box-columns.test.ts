@@ -91,3 +91,20 @@ describe('an order box beside the product’s sections', () => {
     for (const gone of ['Gratis retourneren', 'espressomachine-gids', 'Zakelijk bestellen']) expect(out).not.toContain(gone);
   });
 });
+
+describe('a Shopware buy box', () => {
+  it('is found by its "Add to shopping cart" button, and keeps the price marked as having a list price beside it', () => {
+    const document = parseDocument(
+      '<body><main><div class="cms-section"><h1>Standing desk converter</h1><div class="buy">' +
+        '<div class="product-detail-price-container"><p class="product-detail-price with-list-price">€289.00*</p>' +
+        '<span class="list-price-badge">%</span><span class="product-detail-list-price-wrapper"><span class="list-price-price">€329.00*</span>' +
+        '<span class="list-price-percentage">(12.16% saved)</span></span></div>' +
+        '<form action="/checkout/line-item/add"><button class="btn btn-buy">Add to shopping cart</button></form>' +
+        '<div>Product number: HW-10482</div></div><h2>Description</h2><p>Beech.</p></div></main></body>',
+    );
+    pruneBuyBox(document.body, document.querySelector('h1')!);
+    const out = textOf(document.body);
+    expect(out).toContain('€289.00*');
+    for (const gone of ['€329.00*', '12.16% saved', 'HW-10482']) expect(out).not.toContain(gone);
+  });
+});

@@ -105,15 +105,20 @@ function isLine(element: Element): boolean {
 /** An old price told by its words ("Was £64.99", "UVP 249,00 €", "Antes: $57.499"). */
 const OLD_PRICE_TEXT = /^(was|before|previously|regular( price)?|list price|rrp|uvp|statt|antes|avant|prima|zamiast)(?!\p{L})/iu;
 
+/**
+ * Whether a class or id names `element` the old price. A modifier saying the price has one beside
+ * it ("product-detail-price with-list-price", "has-compare-price") names the current price.
+ */
+function namedOldPrice(element: Element): boolean {
+  return `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`
+    .split(/\s+/)
+    .some((name) => !/^(with|has)[_-]/i.test(name) && OLD_PRICE.test(name));
+}
+
 function isOldPrice(element: Element, box: Element): boolean {
   if (OLD_PRICE_TEXT.test(textOf(element))) return true;
   for (let node: Element | null = element; node && node !== box; node = node.parentElement) {
-    if (
-      node.tagName === 'DEL' ||
-      node.tagName === 'S' ||
-      OLD_PRICE.test(`${node.getAttribute('class') ?? ''} ${node.getAttribute('id') ?? ''}`)
-    )
-      return true;
+    if (node.tagName === 'DEL' || node.tagName === 'S' || namedOldPrice(node)) return true;
     for (const inner of Array.from(node.querySelectorAll('del, s'))) if (textOf(inner) === textOf(node)) return true;
   }
   return false;
@@ -122,10 +127,7 @@ function isOldPrice(element: Element, box: Element): boolean {
 /** A part of `line` struck through or named as the old price. */
 function oldPriceParts(line: Element): Element[] {
   return Array.from(line.querySelectorAll('del, s, [class], [id]')).filter(
-    (part) =>
-      part.tagName === 'DEL' ||
-      part.tagName === 'S' ||
-      OLD_PRICE.test(`${part.getAttribute('class') ?? ''} ${part.getAttribute('id') ?? ''}`),
+    (part) => part.tagName === 'DEL' || part.tagName === 'S' || namedOldPrice(part),
   );
 }
 
