@@ -108,3 +108,36 @@ describe('a Shopware buy box', () => {
     for (const gone of ['€329.00*', '12.16% saved', 'HW-10482']) expect(out).not.toContain(gone);
   });
 });
+
+describe('a price line made of parts', () => {
+  const prune = (priceLine: string, wrapperClass = 'module') => {
+    const document = parseDocument(
+      `<body><main><div class="product"><div class="${wrapperClass}"><h1>Mug set</h1>${priceLine}</div><form action="/cart"><button>Add to cart</button></form>` +
+        '<h2>Details</h2><p>Stoneware.</p></div></main></body>',
+    );
+    pruneBuyBox(document.body, document.querySelector('h1')!);
+    return document;
+  };
+
+  it('keeps the price opening the line and drops the notice beside it', () => {
+    const out = textOf(prune('<div><span class="current">$24.99</span><span>When purchased online</span></div>').body);
+    expect(out).toContain('$24.99');
+    expect(out).not.toContain('When purchased online');
+  });
+
+  it('keeps the figure shown rather than a screen reader’s words for it, and shows it to them too', () => {
+    const document = prune(
+      '<div><span class="price"><span class="sr-text">Price £ 79</span><span aria-hidden="true"><span>£</span><span>79</span></span></span></div>',
+      'price-module price-module--regular',
+    );
+    expect(textOf(document.body)).toContain('£79');
+    expect(textOf(document.body)).not.toContain('Price £ 79');
+    expect(document.querySelector('[aria-hidden]')).toBeNull();
+  });
+
+  it('takes no price from further on in a line ("Free delivery over £50")', () => {
+    const out = textOf(prune('<div><span>Free delivery over </span><b>£50</b></div><div>£18.00</div>').body);
+    expect(out).not.toContain('£50');
+    expect(out).toContain('£18.00');
+  });
+});

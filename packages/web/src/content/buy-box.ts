@@ -117,7 +117,8 @@ function namedOldPrice(element: Element): boolean {
 
 function isOldPrice(element: Element, box: Element): boolean {
   if (OLD_PRICE_TEXT.test(textOf(element))) return true;
-  for (let node: Element | null = element; node && node !== box; node = node.parentElement) {
+  // A box that holds the title is a module around the product, whatever it is named ("price-module--regular").
+  for (let node: Element | null = element; node && node !== box && !node.querySelector('h1'); node = node.parentElement) {
     if (node.tagName === 'DEL' || node.tagName === 'S' || namedOldPrice(node)) return true;
     for (const inner of Array.from(node.querySelectorAll('del, s'))) if (textOf(inner) === textOf(node)) return true;
   }
@@ -132,16 +133,41 @@ function oldPriceParts(line: Element): Element[] {
 }
 
 /**
- * The old prices in a line that, without them, is the price ("<span class="former-price">€ 399,-</span>
- * <strong>€ 349,-</strong>"): the line stays, they go. Null when the line is no such price line.
+ * The price opening a line of parts, old prices aside ("<strong>$24.99</strong><span>When
+ * purchased online</span>", "<s>€ 399,-</s> <strong>€ 349,-</strong>", "<span>Price £ 79</span>
+ * <span>£79</span>"); and the rest of the line, which goes. A price further on is another's
+ * ("Free delivery over <b>£50</b>").
  */
-function oldPricesBeside(line: Element): Element[] | null {
-  const parts = oldPriceParts(line);
-  if (parts.length === 0) return null;
-  let rest = textOf(line);
-  for (const part of parts) rest = rest.replace(textOf(part), ' ');
-  rest = rest.replace(/\s+/g, ' ').trim();
-  return PRICE_LINE.test(rest) && CURRENCY.test(rest) ? parts : null;
+function pricePart(line: Element): { price: Element; rest: ChildNode[] } | null {
+  const old = oldPriceParts(line);
+  let opening = textOf(line);
+  for (const part of old) opening = opening.replace(textOf(part), ' ');
+  opening = opening.replace(/\s+/g, ' ').trim();
+  const price = Array.from(line.querySelectorAll('*')).find((part) => {
+    const text = textOf(part);
+    return text && opening.startsWith(text) && PRICE_LINE.test(text) && CURRENCY.test(text) && !old.some((o) => o.contains(part));
+  });
+  if (!price) return null;
+  const shown = shownPrice(line, price);
+  const rest: ChildNode[] = [];
+  for (let node: Element = shown; node !== line && node.parentElement; node = node.parentElement) {
+    for (const sibling of Array.from(node.parentElement.childNodes)) if (sibling !== node) rest.push(sibling);
+  }
+  return { price: shown, rest };
+}
+
+/**
+ * The price as shown, when the line says it twice: a screen reader's words ("Price £ 79") and
+ * the figure beside them ("£79"). The figure without words is the one a reader sees.
+ */
+function shownPrice(line: Element, price: Element): Element {
+  if (!/\p{L}/u.test(textOf(price).replace(CURRENCY, ''))) return price;
+  const digits = textOf(price).replace(/\D/g, '');
+  const shown = Array.from(line.querySelectorAll('*')).find((part) => {
+    const text = textOf(part);
+    return part !== price && !part.contains(price) && text.replace(/\D/g, '') === digits && !/\p{L}/u.test(text.replace(CURRENCY, ''));
+  });
+  return shown ?? price;
 }
 
 /**
@@ -197,7 +223,7 @@ export function pruneBuyBox(body: Element, title: Element): void {
   // itself (a sticky bar's control at its top): there the title opens nothing.
   const titleOpens = found.leads && box.querySelector(PAGE_LANDMARKS) === null;
   const order = orderBox(control, title, box);
-  const lines: Element[] = [];
+  const lines: ChildNode[] = [];
   let priceKept = false;
   let afterControl = false;
   /** Collects the lines under `parent`; false once the product's content begins after the control. */
@@ -231,10 +257,13 @@ export function pruneBuyBox(body: Element, title: Element): void {
         priceKept = true;
         continue;
       }
-      const oldPrices = priceKept ? null : oldPricesBeside(element);
-      if (oldPrices) {
+      const part = priceKept ? null : pricePart(element);
+      if (part && !isOldPrice(part.price, box!)) {
         priceKept = true;
-        lines.push(...oldPrices);
+        lines.push(...part.rest);
+        // The figure shown was hidden from screen readers only because its words were there for them.
+        for (let node: Element | null = part.price; node && node !== element; node = node.parentElement)
+          node.removeAttribute('aria-hidden');
         continue;
       }
       lines.push(element);
