@@ -1,5 +1,5 @@
 import { parseDocument, textOf } from '../src/content/dom';
-import { pruneBuyBox } from '../src/content/buy-box';
+import { productTitle, pruneBuyBox } from '../src/content/buy-box';
 
 /** Flipkart's shape: pictures and the buy buttons in a left column, the title and its lines in the right one. */
 const columns = (right: string) =>
@@ -139,5 +139,32 @@ describe('a price line made of parts', () => {
     const out = textOf(prune('<div><span>Free delivery over </span><b>£50</b></div><div>£18.00</div>').body);
     expect(out).not.toContain('£50');
     expect(out).toContain('£18.00');
+  });
+});
+
+describe('Amazon’s shape: the buy box column first, the title’s column after it, more than one h1', () => {
+  const PAGE =
+    '<html><head><title>Larkspur Water Bottle, 750 ml : Amazon.co.uk: Sports</title></head><body><div id="ppd">' +
+    '<div id="rightCol"><div><span>£24.95</span></div><div>FREE delivery Tuesday</div>' +
+    '<form action="/handle-buy-box"><input type="submit" name="submit.add-to-cart" value="Add to Basket"></form>' +
+    '<table><tr><td>Dispatches from</td><td>Amazon</td></tr></table><div><a href="/list">Add to List</a></div></div>' +
+    '<div id="centerCol"><h1> Larkspur Water Bottle, 750 ml </h1><div>Visit the Larkspur Store</div><div>1K+ bought in past month</div>' +
+    '<div><h1>About this item</h1><ul><li>Keeps drinks cold for 24 hours</li><li>Two lids included in the box</li><li>Leak-proof when closed</li></ul></div>' +
+    '</div></div></body></html>';
+
+  it('takes for the product’s title the h1 the document’s title opens with', () => {
+    const document = parseDocument(PAGE);
+    const h1s = Array.from(document.querySelectorAll('h1'));
+    expect(textOf(productTitle(h1s, document)!)).toBe('Larkspur Water Bottle, 750 ml');
+    // None, or two, named so: no title, and no buy box.
+    expect(productTitle([h1s[1]!, h1s[1]!.cloneNode(true) as Element], document)).toBeUndefined();
+  });
+
+  it('reads on past what the buy column holds after the control (a table) to the lines after the title', () => {
+    const document = parseDocument(PAGE);
+    pruneBuyBox(document.body, productTitle(Array.from(document.querySelectorAll('h1')), document)!);
+    const out = textOf(document.body);
+    for (const gone of ['FREE delivery', 'Add to List', 'Visit the Larkspur Store', '1K+ bought']) expect(out).not.toContain(gone);
+    for (const kept of ['£24.95', 'Larkspur Water Bottle', 'About this item', 'Keeps drinks cold']) expect(out).toContain(kept);
   });
 });

@@ -206,6 +206,27 @@ function orderBox(control: Element, title: Element, box: Element): Element | nul
   return null;
 }
 
+/** Text compared for a title: letters and digits only, lower case. */
+const comparable = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/**
+ * The product's title among the page's h1s: the only one, or the one the document's title opens
+ * with when several are h1s (Amazon's "About this item" is one too).
+ */
+export function productTitle(titles: Element[], document: Document): Element | undefined {
+  if (titles.length <= 1) return titles[0];
+  const page = comparable(document.title ?? '');
+  const named = titles.filter((h) => {
+    const text = comparable(textOf(h));
+    return text.length > 0 && page.startsWith(text);
+  });
+  return named.length === 1 ? named[0] : undefined;
+}
+
 /**
  * Removes the buy box's lines from `body` of a shop page, while its controls are still there to
  * find it by. `title` is the product's title (the page's one h1).
@@ -226,6 +247,8 @@ export function pruneBuyBox(body: Element, title: Element): void {
   const lines: ChildNode[] = [];
   let priceKept = false;
   let afterControl = false;
+  // Where the title opens the box, the product's content can only begin after it.
+  let titlePassed = !titleOpens;
   /** Collects the lines under `parent`; false once the product's content begins after the control. */
   const walk = (parent: Element): boolean => {
     for (const element of Array.from(parent.children)) {
@@ -233,11 +256,14 @@ export function pruneBuyBox(body: Element, title: Element): void {
         afterControl = true;
         continue;
       }
-      if (element === title && titleOpens) continue;
+      if (element === title && titleOpens) {
+        titlePassed = true;
+        continue;
+      }
       // A section's title over the product's content ("Highlights" over its feature list) is the content's.
       const promises = afterControl && order !== null && order.contains(element) && isFeatureList(element);
       if ((isKept(element) && !promises) || (afterControl && isSectionTitle(element) && isKeptNext(element))) {
-        if (afterControl) return false;
+        if (afterControl && titlePassed) return false;
         continue;
       }
       if (!afterControl && isPlainList(element)) continue;
@@ -248,7 +274,7 @@ export function pruneBuyBox(body: Element, title: Element): void {
       const text = textOf(element);
       if (!text) continue;
       if (text.length >= PROSE_LINE || (element.tagName === 'P' && text.length >= PROSE_PARAGRAPH)) {
-        if (afterControl) return false;
+        if (afterControl && titlePassed) return false;
         continue;
       }
       if (STOCK_STATUS.test(text)) continue;
