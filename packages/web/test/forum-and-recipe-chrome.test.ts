@@ -75,7 +75,9 @@ describe('member cards by their post count', () => {
   });
 
   it('removes a join date and post count written as one span (phpBB subSilver2)', () => {
-    const out = pruned('<span class="postdetails"><br><b>Joined:</b> Sat Feb 06, 2016 7:40 pm<br><b>Posts:</b> 212<br><b>Location:</b> Kent</span>');
+    const out = pruned(
+      '<span class="postdetails"><br><b>Joined:</b> Sat Feb 06, 2016 7:40 pm<br><b>Posts:</b> 212<br><b>Location:</b> Kent</span>',
+    );
     expect(out).not.toContain('Joined');
     expect(out).not.toContain('Posts: 212');
   });
@@ -165,7 +167,10 @@ const aggregatorThread = (opening: string) =>
   `<main><article class="entry subject"><header><h1>Does hot composting kill weed seeds?</h1></header>` +
   `<div class="content formatted"><p>${opening}</p></div></article><section class="comments entry-comments">` +
   POSTS.slice(1)
-    .map((reply, i) => `<blockquote class="section comment entry-comment"><header><a href="/u/${i}">member${i}</a></header><div class="content"><p>${reply}</p></div></blockquote>`)
+    .map(
+      (reply, i) =>
+        `<blockquote class="section comment entry-comment"><header><a href="/u/${i}">member${i}</a></header><div class="content"><p>${reply}</p></div></blockquote>`,
+    )
     .join('') +
   '</section></main>';
 
@@ -200,7 +205,11 @@ describe('nutrition panels: energy, languages, and a long serving line', () => {
   });
 
   it('keeps a sentence of the method that names energy and amounts', () => {
-    expect(isNutritionPanel('The energy of a hot oven sets the 200 g of batter in minutes, so keep the door shut and check after 25 minutes.')).toBe(false);
-    expect(isNutritionPanel('Each slice has about 250 calories, 12g fat and 4g protein, so it makes a filling snack for a long walk.')).toBe(false);
+    expect(
+      isNutritionPanel('The energy of a hot oven sets the 200 g of batter in minutes, so keep the door shut and check after 25 minutes.'),
+    ).toBe(false);
+    expect(
+      isNutritionPanel('Each slice has about 250 calories, 12g fat and 4g protein, so it makes a filling snack for a long walk.'),
+    ).toBe(false);
   });
 });

@@ -9,6 +9,7 @@
 import { linkTextLength, spacedText, textOf } from './dom';
 import { removeCodeGutters, removeSaleRows, trimCaptionCredits } from './block-trims';
 import { removeDelimitedSignatures, removeRepeatedLines, wholeCard } from './thread-lines';
+import { isSectionTitle } from './section-titles';
 import {
   AD_LABEL,
   AGO,
@@ -176,6 +177,17 @@ export interface PageKind {
 }
 
 /**
+ * Why a heading (or a title written as a block) saying `text` opens boilerplate: "3 comments",
+ * "Leave a reply", "Customer reviews (2)" open a thread; "You may also like" a shop's section. A
+ * bare "Reviews" may be a section of the article, but not on a page about something readers
+ * review (a product, a recipe).
+ */
+function sectionHeadingReason(text: string, page: PageKind): string | null {
+  if (THREAD_HEADING.test(text) && (/\d|\s/.test(text) || page.reviewed === true)) return 'thread heading';
+  return SHOP_SECTION_HEADING.test(text) ? 'shop section' : null;
+}
+
+/**
  * Why `element` is boilerplate, or null. `articleText` is the length of the content's text
  * outside links: a link list is only boilerplate next to much more prose (on a hub page the
  * list of links is the content).
@@ -236,6 +248,13 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (page.reviewed === true && length < 60 && RECIPE_CONTROL.test(text) && !labelled()) return 'recipe control';
   // A shop's price labels, badges and item codes, spans or blocks.
   if (page.shop === true && length < 40 && ((PRICE_LABEL.test(text) && !labelled()) || PRODUCT_CODE.test(spaced))) return 'shop label';
+  // A section's title written as a block ("<div class="_2MJMLX">Ratings &amp; Reviews</div>"): on a page
+  // about something readers buy or review it opens its section as a heading would.
+  const titled = (page.shop === true || page.reviewed === true) && length < 60 && !HEADING.test(tag) && isSectionTitle(element);
+  if (titled) {
+    const reason = sectionHeadingReason(text, page);
+    if (reason) return reason;
+  }
   // Spans are many (code and ingredient amounts are made of them): only a slide counter ("1/5")
   // and a rating's line ("A star rating of 4.7 out of 5.") go.
   if (tag === 'SPAN') {
@@ -246,12 +265,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   }
   // "About the author" over the box, as a heading or a paragraph styled as one.
   if (length < 40 && AUTHOR_HEADING.test(text)) return 'author box';
-  if (HEADING.test(tag)) {
-    // "3 comments", "Leave a reply", "Customer reviews (2)"; a bare "Reviews" may be a section of
-    // the article, but not on a page about something readers review (a product, a recipe).
-    if (length < 60 && THREAD_HEADING.test(text) && (/\d|\s/.test(text) || page.reviewed === true)) return 'thread heading';
-    return length < 60 && SHOP_SECTION_HEADING.test(text) ? 'shop section' : null;
-  }
+  if (HEADING.test(tag)) return length < 60 ? sectionHeadingReason(text, page) : null;
   if (AD_LABEL.test(text)) return 'ad label';
   // "You might also like" in a paragraph of its own, standing in for a heading over product tiles.
   if (page.shop === true && length < 60 && SHOP_SECTION_HEADING.test(text)) return 'shop label';

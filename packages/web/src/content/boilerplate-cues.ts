@@ -45,7 +45,7 @@ export const THREAD_HEADING =
  * ("Description", "Specifications", "Materials & care") are not among them.
  */
 export const SHOP_SECTION_HEADING =
-  /^(customers (who (bought|viewed) this( item)? )?also (bought|viewed|liked|purchased)|frequently bought together|(related|similar|recommended) (products|items)|products related to this item|similar items( you (may|might) (also )?like)?|compare with similar items|sponsored products( related to this item)?|about (this|the) seller|you (may|might) also (like|love)|recently viewed( products| items)?|more from this (shop|store|seller|brand)|questions|q\s?&\s?a|(shipping|delivery) (&|and|\/) returns?|returns? (&|and|\/) (shipping|delivery|exchanges)|(shipping|delivery|returns?) (policy|information|info)|kunden kauften auch|das könnte (dir|ihnen) auch gefallen|ähnliche (produkte|artikel)|versand (&|und) rückgabe|vous aimerez aussi|produits similaires|livraison (&|et) retours|te puede interesar|productos relacionados|envío y devoluciones|potrebbe piacerti anche|prodotti correlati|spedizione e resi|andere kunden (kauften|interessierten sich) auch( für)?|les clients ont (également|aussi) (acheté|consulté)|(los clientes|quienes (compraron|vieron) este producto) también (compraron|vieron)|inni (kupili|oglądali) (również|też)|podobne (produkty|oferty)|klanten (kochten|bekeken) ook|vergelijkbare producten|quem (comprou|viu) (este produto )?também (comprou|viu)|produtos relacionados|この商品を見た人はこんな商品も(見ています|買っています)|この商品を買った人はこんな商品も買っています|関連商品|ショップ情報|看了又看|猜你喜欢|为你推荐)\s*:?$/iu;
+  /^(customers (who (bought|viewed) this( item)? )?also (bought|viewed|liked|purchased)|frequently bought together|(related|similar|recommended) (products|items)|products related to this item|similar items( you (may|might) (also )?like)?|compare with similar items|sponsored products( related to this item)?|about (this|the) seller|seller( information| info| details)?|verkäufer(informationen)?|vendeur|vendedor|venditore|sprzedawca|verkoper|you (may|might) also (like|love)|recently viewed( products| items)?|more from this (shop|store|seller|brand)|questions|q\s?&\s?a|(vragen|fragen|questions|preguntas|domande|pytania|perguntas) (en|und|&|et|y|e|i) (antwoorden|antworten|réponses|respuestas|risposte|odpowiedzi|respostas)|(shipping|delivery) (&|and|\/) returns?|returns? (&|and|\/) (shipping|delivery|exchanges)|(shipping|delivery|returns?) (policy|information|info)|kunden kauften auch|das könnte (dir|ihnen) auch gefallen|ähnliche (produkte|artikel)|versand (&|und) rückgabe|vous aimerez aussi|produits similaires|livraison (&|et) retours|te puede interesar|productos relacionados|envío y devoluciones|potrebbe piacerti anche|prodotti correlati|spedizione e resi|andere kunden (kauften|interessierten sich) auch( für)?|les clients ont (également|aussi) (acheté|consulté)|(los clientes|quienes (compraron|vieron) este producto) también (compraron|vieron)|inni (kupili|oglądali) (również|też)|podobne (produkty|oferty)|klanten (kochten|bekeken) ook|vergelijkbare producten|quem (comprou|viu) (este produto )?também (comprou|viu)|produtos relacionados|この商品を見た人はこんな商品も(見ています|買っています)|この商品を買った人はこんな商品も買っています|関連商品|ショップ情報|販売者(情報)?|卖家(信息)?|판매자( 정보)?|看了又看|猜你喜欢|为你推荐)\s*:?$/iu;
 
 const MONTH = [
   'january february march april may june july august september october november december',
@@ -148,8 +148,36 @@ export const TRAILING_CREDIT =
 /** An image library's terms and identifiers beside a picture ("Editorial use only", "Editorial #: 2150188300", "Royalty-free"). */
 export const USAGE_TERMS = /^(editorial #|image id|asset id)\s*:?\s*\d|^(editorial use only|royalty[- ]free|rights[- ]managed)\.?$/iu;
 
-/** A price: a currency sign or code next to a number (kept: watches follow prices). */
-export const PRICE = /[£$€¥]\s?\d|\d\s?(€|eur|usd|gbp|chf)\b/iu;
+/**
+ * The currency vocabulary: any currency sign (Unicode's \p{Sc}: £ $ € ¥ ₹ ₩ ₽ ₺ ₫ ₪ ...) and the
+ * currencies written as words or codes ("zł", "Kč", "kr", "lei", "Rs.", "Rp", "CHF", "INR", "円").
+ * Codes that are also words or units next to a number ("try 3", "rub 2 tbsp", "6 ft", "2 TL" a
+ * German teaspoon) are left out.
+ */
+const CURRENCY_WORD =
+  '(zł|zl|kč|kr|lei|rs\\.?|rp|eur|usd|gbp|chf|inr|jpy|cny|rmb|krw|pln|czk|huf|ron|sek|nok|dkk|isk|brl|mxn|clp|aud|cad|nzd|sgd|hkd|zar|uah|aed|sar|руб\\.?|грн|лв)';
+/** Signs, and the CJK currencies written as one character straight after the number ("4,980円"). */
+const CURRENCY_SIGN = '[\\p{Sc}円元원]';
+/** A currency sign, or a currency's word standing as a word ("499 kr", not "kreativ"). */
+export const CURRENCY = new RegExp(`${CURRENCY_SIGN}|(?<!\\p{L})${CURRENCY_WORD}(?!\\p{L})`, 'iu');
+/** A price: a currency sign or word next to a number ("₹1,649", "R$ 89,90", "1 990 Kč", "Rs. 499"; kept: watches follow prices). */
+export const PRICE = new RegExp(
+  `${CURRENCY_SIGN}\\s?\\d|(?<!\\p{L})${CURRENCY_WORD}\\s?\\d|\\d\\s?(${CURRENCY_SIGN}|${CURRENCY_WORD}(?!\\p{L}))`,
+  'iu',
+);
+/**
+ * A price on its own line ("189,99 €", "Price £ 79", "$44.97", "1 649 ₹", "€ 349,-", "199:-"):
+ * a few letters before the number at most; whole units may end in a dash, as Dutch, German and
+ * Nordic shops write them.
+ */
+export const PRICE_LINE = new RegExp(`^\\D{0,12}\\d[\\d\\s.,]*([.,:][-–])?(\\s?(${CURRENCY_SIGN}|${CURRENCY_WORD}))?\\*?$`, 'iu');
+
+/**
+ * A box for checking delivery, told by its field ("Enter Delivery Pincode", `autocomplete="postal-code"`,
+ * "PLZ", "Code postal"): the fee or date it shows is the shop's, not the product's price.
+ */
+export const DELIVERY_FIELD =
+  /(?<!\p{L})(pin ?code|post ?code|postal|zip|plz|postleitzahl|code postal|c[oó]digo postal|cap|cep|kod pocztowy|psč|irányítószám|delivery|shipping|postage|lieferung|versand|livraison|env[ií]o|spedizione|consegna|entrega|dostawa|bezorg\p{L}*|verzend\p{L}*|doprava|配送|配達|送料|郵便番号|邮编|邮政编码|운송|배송|우편번호)(?!\p{Ll})/iu;
 
 /**
  * A forum member card's join date ("Joined: Jan 2019", "Join Date: Mar 2010", "Member since

@@ -12,7 +12,9 @@
  * of features, or a paragraph of prose. What follows that is left to the other rules. Stock
  * status stays too ("In stock", "Sold out", "Only 3 left"): a restock watch follows it.
  */
+import { CURRENCY, PRICE, PRICE_LINE } from './boilerplate-cues';
 import { textOf } from './dom';
+import { isSectionTitle } from './section-titles';
 import { isBuyControl } from './structured-data';
 
 /** A line at least this long is prose (a description's sentence), not a buy box's notice; a paragraph, at least the shorter. */
@@ -20,11 +22,9 @@ const PROSE_LINE = 160;
 const PROSE_PARAGRAPH = 100;
 /** The product's description, named as such ("product-description", `itemprop="description"`). */
 const DESCRIPTION = '[itemprop="description" i], [class*="description" i], [id*="description" i]';
-/** A price on its own line ("189,99 €", "Price £ 79", "$44.97"): the one line of the box that stays. */
-const PRICE_LINE = /^\D{0,12}\d[\d\s.,]*(\s?[\p{Sc}]|\s?(zł|kr|kč|ft|lei|eur|usd|gbp|chf|円|元|원))?\*?$/iu;
-/** A price struck through or named as the old one ("regular-price", "price--was", "uvp"). */
-const OLD_PRICE = /(^|[\s_-])(regular|old|was|strike|crossed|list|uvp|rrp|compare|before|original)([\s_-]|$)/i;
-const CURRENCY = /[\p{Sc}]|zł|kr|kč|円|元|원/iu;
+/** A price struck through or named as the old one ("regular-price", "price--was", "uvp", "sales-price__former-price"). */
+const OLD_PRICE =
+  /(^|[\s_-])(regular|old|was|strike|strikethrough|crossed|list|uvp|rrp|compare|before|original|former|previous)([\s_-]|$)/i;
 /** A stock status, in the languages of the shops the corpus holds. */
 const STOCK_STATUS =
   /^(in stock|out of stock|sold out|only (\d+|a few) left|\d+ (left|in stock)|low stock|pre-?order|back-?order(ed)?|(currently )?(un)?available|auf lager|nicht (auf lager|lieferbar|verfügbar)|lieferbar|ausverkauft|vorrätig|en stock|rupture de stock|épuisé|(stock )?disponible|agotado|sin stock|esaurito|(non )?disponibile|(nie)?dostępny|wyprzedany|op voorraad|uitverkocht|在庫(あり|なし|切れ)|売り切れ|有货|无货|缺货|품절)(?!\p{L})/iu;
@@ -41,11 +41,24 @@ const HEADING = /^H[1-6]$/;
 const PICKER =
   'button, select, a, input:not([disabled]), [role="radio"], [role="option"], [class*="swatch" i], [class*="button" i], [class*="option" i]';
 
-/** A list of the product's features, each item a phrase ("Flat, hidden element, easy to clean"). */
+/** A promotion's amount: a price or a percentage ("5% Cashback", "worth ₹20,000"). */
+const OFFER_AMOUNT = /\d\s?%/u;
+
+/**
+ * A list of the product's features, each item a phrase ("Flat, hidden element, easy to clean").
+ * A list whose every item quotes a price or a percentage is the shop's offers ("5% Cashback on
+ * ... card", "Extra 12% off"), not the product's features.
+ */
 function isFeatureList(element: Element): boolean {
   if (element.tagName !== 'UL' && element.tagName !== 'OL') return false;
-  const items = Array.from(element.children).filter((child) => child.tagName === 'LI');
-  return items.length >= MIN_FEATURES && items.every((item) => textOf(item).length >= FEATURE_TEXT);
+  const items = Array.from(element.children)
+    .filter((child) => child.tagName === 'LI')
+    .map(textOf);
+  return (
+    items.length >= MIN_FEATURES &&
+    items.every((item) => item.length >= FEATURE_TEXT) &&
+    !items.every((item) => PRICE.test(item) || OFFER_AMOUNT.test(item))
+  );
 }
 
 /**
@@ -69,10 +82,18 @@ function isKept(element: Element): boolean {
   return (
     HEADING.test(element.tagName) ||
     element.tagName === 'TABLE' ||
+    // A spec sheet written as a definition list ("<dt>Pomptype</dt><dd>Vibratiepomp</dd>") is a table too.
+    element.tagName === 'DL' ||
     element.tagName === 'PRE' ||
     isFeatureList(element) ||
     element.matches(DESCRIPTION)
   );
+}
+
+/** Whether the block after `element` is the product's own. */
+function isKeptNext(element: Element): boolean {
+  const next = element.nextElementSibling;
+  return next !== null && isKept(next);
 }
 
 function isLine(element: Element): boolean {
@@ -84,22 +105,76 @@ function isLine(element: Element): boolean {
 /** An old price told by its words ("Was £64.99", "UVP 249,00 €", "Antes: $57.499"). */
 const OLD_PRICE_TEXT = /^(was|before|previously|regular( price)?|list price|rrp|uvp|statt|antes|avant|prima|zamiast)(?!\p{L})/iu;
 
+/**
+ * Whether a class or id names `element` the old price. A modifier saying the price has one beside
+ * it ("product-detail-price with-list-price", "has-compare-price") names the current price.
+ */
+function namedOldPrice(element: Element): boolean {
+  return `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`
+    .split(/\s+/)
+    .some((name) => !/^(with|has)[_-]/i.test(name) && OLD_PRICE.test(name));
+}
+
 function isOldPrice(element: Element, box: Element): boolean {
   if (OLD_PRICE_TEXT.test(textOf(element))) return true;
-  for (let node: Element | null = element; node && node !== box; node = node.parentElement) {
-    if (
-      node.tagName === 'DEL' ||
-      node.tagName === 'S' ||
-      OLD_PRICE.test(`${node.getAttribute('class') ?? ''} ${node.getAttribute('id') ?? ''}`)
-    )
-      return true;
+  // A box that holds the title is a module around the product, whatever it is named ("price-module--regular").
+  for (let node: Element | null = element; node && node !== box && !node.querySelector('h1'); node = node.parentElement) {
+    if (node.tagName === 'DEL' || node.tagName === 'S' || namedOldPrice(node)) return true;
     for (const inner of Array.from(node.querySelectorAll('del, s'))) if (textOf(inner) === textOf(node)) return true;
   }
   return false;
 }
 
-/** The first add-to-cart control after the title (a sticky bar's copy may come before it). */
-function buyControl(body: Element, title: Element): Element | undefined {
+/** A part of `line` struck through or named as the old price. */
+function oldPriceParts(line: Element): Element[] {
+  return Array.from(line.querySelectorAll('del, s, [class], [id]')).filter(
+    (part) => part.tagName === 'DEL' || part.tagName === 'S' || namedOldPrice(part),
+  );
+}
+
+/**
+ * The price opening a line of parts, old prices aside ("<strong>$24.99</strong><span>When
+ * purchased online</span>", "<s>€ 399,-</s> <strong>€ 349,-</strong>", "<span>Price £ 79</span>
+ * <span>£79</span>"); and the rest of the line, which goes. A price further on is another's
+ * ("Free delivery over <b>£50</b>").
+ */
+function pricePart(line: Element): { price: Element; rest: ChildNode[] } | null {
+  const old = oldPriceParts(line);
+  let opening = textOf(line);
+  for (const part of old) opening = opening.replace(textOf(part), ' ');
+  opening = opening.replace(/\s+/g, ' ').trim();
+  const price = Array.from(line.querySelectorAll('*')).find((part) => {
+    const text = textOf(part);
+    return text && opening.startsWith(text) && PRICE_LINE.test(text) && CURRENCY.test(text) && !old.some((o) => o.contains(part));
+  });
+  if (!price) return null;
+  const shown = shownPrice(line, price);
+  const rest: ChildNode[] = [];
+  for (let node: Element = shown; node !== line && node.parentElement; node = node.parentElement) {
+    for (const sibling of Array.from(node.parentElement.childNodes)) if (sibling !== node) rest.push(sibling);
+  }
+  return { price: shown, rest };
+}
+
+/**
+ * The price as shown, when the line says it twice: a screen reader's words ("Price £ 79") and
+ * the figure beside them ("£79"). The figure without words is the one a reader sees.
+ */
+function shownPrice(line: Element, price: Element): Element {
+  if (!/\p{L}/u.test(textOf(price).replace(CURRENCY, ''))) return price;
+  const digits = textOf(price).replace(/\D/g, '');
+  const shown = Array.from(line.querySelectorAll('*')).find((part) => {
+    const text = textOf(part);
+    return part !== price && !part.contains(price) && text.replace(/\D/g, '') === digits && !/\p{L}/u.test(text.replace(CURRENCY, ''));
+  });
+  return shown ?? price;
+}
+
+/**
+ * The first add-to-cart control after the title (a sticky bar's copy may come before it), else
+ * the last before it; `leads` says it stands before the title.
+ */
+function buyControl(body: Element, title: Element): { control: Element; leads: boolean } | undefined {
   const elements = Array.from(body.querySelectorAll('*'));
   const after = elements.indexOf(title);
   const controls = elements.filter(
@@ -109,7 +184,47 @@ function buyControl(body: Element, title: Element): Element | undefined {
         element.getAttribute('role') === 'button') &&
       isBuyControl(element),
   );
-  return controls.find((control) => elements.indexOf(control) > after) ?? controls[controls.length - 1];
+  const following = controls.find((control) => elements.indexOf(control) > after);
+  if (following) return { control: following, leads: false };
+  return controls.length > 0 ? { control: controls[controls.length - 1]!, leads: true } : undefined;
+}
+
+/** The page's own landmarks: a box holding one of them is the page, not a product's box. */
+const PAGE_LANDMARKS = 'header, nav, footer, [role="banner"], [role="navigation"], [role="contentinfo"]';
+
+/**
+ * The control's own box: its nearest ancestor holding text beside the control's label (the order
+ * box with its promises), if that holds no title. A list in it is the shop's ("Gratis
+ * retourneren binnen 30 dagen", "Zakelijk bestellen?"), however long its items.
+ */
+function orderBox(control: Element, title: Element, box: Element): Element | null {
+  const label = textOf(control).length;
+  for (let node = control.parentElement; node && node !== box; node = node.parentElement) {
+    if (node.contains(title)) return null;
+    if (textOf(node).length > label) return node;
+  }
+  return null;
+}
+
+/** Text compared for a title: letters and digits only, lower case. */
+const comparable = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/**
+ * The product's title among the page's h1s: the only one, or the one the document's title opens
+ * with when several are h1s (Amazon's "About this item" is one too).
+ */
+export function productTitle(titles: Element[], document: Document): Element | undefined {
+  if (titles.length <= 1) return titles[0];
+  const page = comparable(document.title ?? '');
+  const named = titles.filter((h) => {
+    const text = comparable(textOf(h));
+    return text.length > 0 && page.startsWith(text);
+  });
+  return named.length === 1 ? named[0] : undefined;
 }
 
 /**
@@ -117,14 +232,23 @@ function buyControl(body: Element, title: Element): Element | undefined {
  * find it by. `title` is the product's title (the page's one h1).
  */
 export function pruneBuyBox(body: Element, title: Element): void {
-  const control = buyControl(body, title);
-  if (!control) return;
+  const found = buyControl(body, title);
+  if (!found) return;
+  const { control } = found;
   let box: Element | null = control.parentElement;
   while (box && !box.contains(title)) box = box.parentElement;
   if (!box || box === body || box.tagName === 'HTML') return;
-  const lines: Element[] = [];
+  // A control before the title in a box of the product's own (a left column of pictures and
+  // buttons beside the title's column): the box's lines after the title are the buy box's, as
+  // after a control that follows the title. A box holding the page's landmarks is the page
+  // itself (a sticky bar's control at its top): there the title opens nothing.
+  const titleOpens = found.leads && box.querySelector(PAGE_LANDMARKS) === null;
+  const order = orderBox(control, title, box);
+  const lines: ChildNode[] = [];
   let priceKept = false;
   let afterControl = false;
+  // Where the title opens the box, the product's content can only begin after it.
+  let titlePassed = !titleOpens;
   /** Collects the lines under `parent`; false once the product's content begins after the control. */
   const walk = (parent: Element): boolean => {
     for (const element of Array.from(parent.children)) {
@@ -132,8 +256,14 @@ export function pruneBuyBox(body: Element, title: Element): void {
         afterControl = true;
         continue;
       }
-      if (isKept(element)) {
-        if (afterControl) return false;
+      if (element === title && titleOpens) {
+        titlePassed = true;
+        continue;
+      }
+      // A section's title over the product's content ("Highlights" over its feature list) is the content's.
+      const promises = afterControl && order !== null && order.contains(element) && isFeatureList(element);
+      if ((isKept(element) && !promises) || (afterControl && isSectionTitle(element) && isKeptNext(element))) {
+        if (afterControl && titlePassed) return false;
         continue;
       }
       if (!afterControl && isPlainList(element)) continue;
@@ -144,12 +274,22 @@ export function pruneBuyBox(body: Element, title: Element): void {
       const text = textOf(element);
       if (!text) continue;
       if (text.length >= PROSE_LINE || (element.tagName === 'P' && text.length >= PROSE_PARAGRAPH)) {
-        if (afterControl) return false;
+        if (afterControl && titlePassed) return false;
         continue;
       }
       if (STOCK_STATUS.test(text)) continue;
+      // A price on its own line is the one line of the box that stays.
       if (!priceKept && PRICE_LINE.test(text) && CURRENCY.test(text) && !isOldPrice(element, box!)) {
         priceKept = true;
+        continue;
+      }
+      const part = priceKept ? null : pricePart(element);
+      if (part && !isOldPrice(part.price, box!)) {
+        priceKept = true;
+        lines.push(...part.rest);
+        // The figure shown was hidden from screen readers only because its words were there for them.
+        for (let node: Element | null = part.price; node && node !== element; node = node.parentElement)
+          node.removeAttribute('aria-hidden');
         continue;
       }
       lines.push(element);

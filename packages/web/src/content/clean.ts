@@ -15,7 +15,7 @@ import { keepChecklistLabels } from './checklists';
 import { isSiteNameHeading } from './site-name';
 import { repliesShareThePostTemplate } from './discussion';
 import { declaresDiscussion, isShopPage, readStructuredData, type StructuredData } from './structured-data';
-import { pruneBuyBox } from './buy-box';
+import { productTitle, pruneBuyBox } from './buy-box';
 import { isSignatureName } from './boilerplate-cues';
 
 /** Never content. */
@@ -257,7 +257,8 @@ export function removeChrome(
   // While the add-to-cart control is there to find the buy box by.
   if (shop) {
     const titles = Array.from(body.querySelectorAll('h1')).filter((h) => !isSiteNameHeading(h, document));
-    if (titles.length === 1) pruneBuyBox(body, titles[0]!);
+    const title = productTitle(titles, document);
+    if (title) pruneBuyBox(body, title);
   }
   // Before the controls go: a newsletter box is known by its email field.
   removeFormBoxes(body, protectedBy(contentAnchors(body)));

@@ -6,7 +6,7 @@
  * pages wrap everything in one) is never a box.
  */
 import { textOf } from './dom';
-import { PRICE } from './boilerplate-cues';
+import { DELIVERY_FIELD, PRICE } from './boilerplate-cues';
 
 const CONTROLS = 'form, input:not([type="hidden"]), select, textarea';
 /** More text than this is more than a pitch and a privacy line: content may be in it. */
@@ -43,6 +43,25 @@ function isBox(element: Element, pageText: number, lengths: Map<Element, number>
   return text < MAX_BOX_TEXT && text < pageText / 2 && element.querySelector(NEVER_IN_BOX) === null;
 }
 
+/** Attributes that say what a field is for, and the ARIA reference to its label. */
+const FIELD_NAMING = ['placeholder', 'aria-label', 'name', 'id', 'title', 'autocomplete'];
+
+/**
+ * Whether `control` asks for a delivery address's postcode ("Enter Delivery Pincode", "PLZ"):
+ * the box around it is the shop's delivery check, and the price it shows is a delivery fee, not
+ * the product's price. Read from the field's own attributes and its label.
+ */
+function isDeliveryField(control: Element): boolean {
+  const names = FIELD_NAMING.map((name) => control.getAttribute(name) ?? '');
+  const id = control.getAttribute('id');
+  const label =
+    control.closest('label') ??
+    Array.from(control.ownerDocument.querySelectorAll('label[for]')).find((l) => id && l.getAttribute('for') === id);
+  if (label) names.push(textOf(label));
+  // Code's names are split into words: "deliveryPincode", "shipping_zip", "postal-code".
+  return names.some((name) => DELIVERY_FIELD.test(name.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/[_-]+/g, ' ')));
+}
+
 /** Removes form boxes from `body`, never an element `isProtected` (the article's own containers). */
 export function removeFormBoxes(body: Element, isProtected: (element: Element) => boolean): void {
   const pageText = textOf(body).length;
@@ -57,7 +76,8 @@ export function removeFormBoxes(body: Element, isProtected: (element: Element) =
       box = candidate;
       if (BOX_LIMIT.has(candidate.tagName)) break;
     }
-    // A box showing a price (a variable product's chosen price) is the product's, not a pitch.
-    if (box && !PRICE.test(textOf(box))) box.remove();
+    // A box showing a price (a variable product's chosen price) is the product's, not a pitch;
+    // a delivery check's fee is no product's price.
+    if (box && (!PRICE.test(textOf(box)) || isDeliveryField(control))) box.remove();
   }
 }

@@ -103,7 +103,8 @@ const MAX_BEFORE_LIST = 3;
 function listUnderIngredientsHeading(document: Document): string[] {
   const heading = Array.from(document.querySelectorAll('h2, h3, h4')).find((h) => INGREDIENTS_HEADING.test(textOf(h)));
   let list = heading?.nextElementSibling ?? null;
-  for (let skipped = 0; list && skipped < MAX_BEFORE_LIST && !list.matches('ul, ol, [role="list"]'); skipped++) list = list.nextElementSibling;
+  for (let skipped = 0; list && skipped < MAX_BEFORE_LIST && !list.matches('ul, ol, [role="list"]'); skipped++)
+    list = list.nextElementSibling;
   if (!list?.matches('ul, ol, [role="list"]')) return [];
   return Array.from(list.children).map(textOf).filter(Boolean);
 }
@@ -112,7 +113,7 @@ function listUnderIngredientsHeading(document: Document): string[] {
 const PRODUCT_TYPES = ['Product', 'ProductGroup', 'IndividualProduct', 'ProductModel', 'Offer', 'AggregateOffer'];
 /** A shop's buying control, by its label. */
 const BUY_CONTROL =
-  /^\s*(add to (cart|basket|bag|trolley)|buy (it )?now|in den warenkorb|jetzt kaufen|ajouter au panier|acheter|añadir al carrito|agregar al carrito|comprar|aggiungi al carrello|acquista|dodaj do koszyka|kup teraz|in winkelwagen|in (mijn )?winkelwagentje|adicionar ao carrinho|lägg i varukorgen|læg i kurv|legg i handlekurven|lisää ostoskoriin|do košíku|kosárba|カートに入れる|今すぐ買う|加入购物车|立即购买|장바구니 담기|바로 구매)(?!\p{L})/iu;
+  /^\s*(add to (shopping |my )?(cart|basket|bag|trolley)|buy (it )?now|in den (warenkorb|einkaufswagen)|zum warenkorb hinzufügen|jetzt kaufen|ajouter au panier|acheter|añadir al carrito|agregar al carrito|comprar|aggiungi al carrello|acquista|dodaj do koszyka|kup teraz|in (mijn )?winkelwagen(tje)?|adicionar ao carrinho|lägg i varukorgen|læg i kurv|legg i handlekurven|lisää ostoskoriin|do košíku|kosárba|カートに入れる|今すぐ買う|加入购物车|立即购买|장바구니 담기|바로 구매)(?!\p{L})/iu;
 
 /** Attributes naming a control for what it does, in code ("AddToCart", "js_pdp_add-to-basket"). */
 const CONTROL_NAME = /add[\s_-]?to[\s_-]?(cart|basket|bag|trolley)|buy[\s_-]?now|add2cart/i;
