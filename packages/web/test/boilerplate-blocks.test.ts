@@ -32,6 +32,12 @@ describe('boilerplate blocks, judged by what they say and how much of them is li
       ['<div>4.94 from 63 votes</div>', 'counter'],
       ['<div>3 Likes</div>', 'counter'],
       ['<p>Photograph: Ruth Okafor/The Weekender</p>', 'credit'],
+      // Chinese news: the staff line, and captions told by their photographer at the end.
+      ['<p>责任编辑：陈晓 图片编辑：金潇</p>', 'credit'],
+      ['<p>(责编：王一帆、陈思远)</p>', 'credit'],
+      ['<p>石門水庫水位下降，庫區大片裸露。（記者陳昀攝）</p>', 'credit'],
+      ['<p>茶溪村村民在预冷库前分拣猕猴桃。本报记者 林晓岚摄</p>', 'credit'],
+      ['<p>社区食堂里，老人们排队打饭。 澎湃新闻记者 李静 图</p>', 'credit'],
       ['<span>2/5</span>', 'counter'],
       ['<h2>3 comments</h2>', 'thread heading'],
       ['<h3>Leave a reply</h3>', 'thread heading'],
@@ -80,6 +86,10 @@ describe('boilerplate blocks, judged by what they say and how much of them is li
       '<h2>Delivery</h2>',
       '<p>The club has 40 members and 12 points of contact.</p>',
       '<p>I joined in 2019 and have written 40 posts since, mostly about the allotment.</p>',
+      // Chinese sentences that name a reporter or a photograph, and an editor's own paragraph.
+      '<p>记者从杭州市园林文物局获悉，西湖景区将从4月1日起试行分时段预约游船服务。</p>',
+      '<p>他说，这张照片是记者在现场拍摄的。</p>',
+      '<p>责任编辑认为，这篇报道需要补充更多的数据和采访。</p>',
     ];
     for (const html of kept) expect([html, boilerplateReason(first(html), 5000)]).toEqual([html, null]);
   });

@@ -27,6 +27,7 @@ import {
   COUNTED,
   COUNTER,
   CREDIT,
+  CJK_CREDIT,
   DATE,
   DISCLOSURE,
   MEMBER_JOINED,
@@ -299,7 +300,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 60 && COUNTER.test(text)) return 'counter';
   if (isRatingTally(text, page.shop)) return 'rating';
   if (length < 120 && RATING.test(text)) return 'rating';
-  if (length < 120 && (CREDIT.test(text) || USAGE_TERMS.test(text))) return 'credit';
+  if (length < 120 && (CREDIT.test(text) || USAGE_TERMS.test(text) || CJK_CREDIT.test(text))) return 'credit';
   if (length < 400 && BIO.test(text)) return 'author bio';
   if (length < 150 && (BYLINE_NAME.test(text) || BYLINE.test(text))) return 'byline';
   // Read with the cells apart: "5 images" and "April 21, 2024" side by side are no word "imagesApril".

@@ -141,6 +141,15 @@ export const COPYRIGHT =
 export const CREDIT =
   /^(photo(graph)?s?|photography|(food|prop) styling|foto(s|grafie|grafía)?|images?|pictures?|bild(er)?|crédits?|credits?|illustrations?)\s*(by\b|:|©)/iu;
 
+/**
+ * Chinese news's credit lines: the staff line closing an article ("责任编辑：陈晓 图片编辑：金潇",
+ * "(责编：王一帆)", "校对：刘威") and a photo's caption closing on its photographer ("……（記者陳昀攝）",
+ * "……本报记者 林晓岚摄", "……澎湃新闻记者 李静 图", "……资料图"): the press there writes captions as a
+ * plain paragraph under the picture, told only by that ending.
+ */
+export const CJK_CREDIT =
+  /^[(（]?(责任编辑|責任編輯|责编|責編|校对|校對|审校|審校|图片编辑|圖片編輯)\s*[:：]|([（(][^（）()]{0,24}(摄|攝|供图|供圖|提供)[)）]|(记者|記者)\s*[^\s（）()]{1,12}\s*(摄|攝|图|圖)|资料图片?|資料圖片?)$/u;
+
 /** A credit closing a caption, in parentheses (tested on the caption's last parenthesis on): "(Photo by A. Name/Getty Images)", "(AP Photo/Name)", "(Foto: dpa)". */
 export const TRAILING_CREDIT =
   /^\((AP |AFP |Reuters |EPA |dpa[- ])?(photo(graph)?s?|foto(s|grafía|grafia)?|image|picture|bild|illustration)\s*(by\b|:|\/)[^()]{1,80}\)$/iu;
