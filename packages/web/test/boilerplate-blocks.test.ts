@@ -21,6 +21,10 @@ describe('boilerplate blocks, judged by what they say and how much of them is li
       ['<div>3 / 12</div>', 'no words'],
       ['<p>You have read 3 of your 5 free articles this month. <a href="/s">Subscribe now</a></p>', 'subscription pitch'],
       ['<p>Die wichtigsten Nachrichten jeden Morgen: jetzt den Newsletter abonnieren.</p>', 'subscription pitch'],
+      [
+        '<p>Get the week’s best stories in your inbox every Friday. It is free, and you can leave at any time. <a href="/n">Sign up for the newsletter</a></p>',
+        'subscription pitch',
+      ],
       ['<div><p>Sarah Collins is a staff writer who covers transport and energy.</p><a href="/a">Follow</a></div>', 'author bio'],
       ['<div>By <a href="/a">James Porter</a> <span>5 min read</span></div>', 'byline'],
       ['<div><a href="#p2">#2</a> <time>12 Mar 2024</time></div>', 'dateline'],
@@ -90,6 +94,9 @@ describe('boilerplate blocks, judged by what they say and how much of them is li
       '<p>记者从杭州市园林文物局获悉，西湖景区将从4月1日起试行分时段预约游船服务。</p>',
       '<p>他说，这张照片是记者在现场拍摄的。</p>',
       '<p>责任编辑认为，这篇报道需要补充更多的数据和采访。</p>',
+      // News prose that mentions a subscription, with nothing to act on: no pitch.
+      '<p>Steeds meer gemeenten bieden mantelzorgers een gratis abonnement op een deelfiets aan. Acht van de twintig grootste gemeenten hebben zo’n regeling al.</p>',
+      '<p>The library ended overdue fines last spring and replaced them with a free subscription to its e-book service. Borrowing rose by a fifth within six months.</p>',
     ];
     for (const html of kept) expect([html, boilerplateReason(first(html), 5000)]).toEqual([html, null]);
   });

@@ -289,7 +289,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   // Almost all link: a teaser ("<a>Other story</a> 12 March"); "Next: <a>the second post</a>" stays.
   if (length < 200 && linkDensity >= 0.8) return 'teaser';
   if (length < 200 && links > 0 && TEASER_LABEL.test(text)) return 'teaser';
-  if (length < 300 && SUBSCRIBE.test(text)) return 'subscription pitch';
+  if (length < 300 && SUBSCRIBE.test(text) && !isPlainProse(element, text)) return 'subscription pitch';
   if (length < 200 && (FOLLOW_PITCH.test(text) || FOLLOW_INVITATION.test(text))) return 'subscription pitch';
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
@@ -313,6 +313,20 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 150 && SENT_FROM.test(text)) return 'signature';
   if (length < 200 && WHO_IS_ONLINE.test(text)) return 'who is online';
   return null;
+}
+
+/** Characters from which a paragraph of two sentences or more reads as prose, not as a pitch. */
+const PROSE_LENGTH = 150;
+
+/**
+ * Whether a block is plain prose: two sentences or more, long enough, with no link, button or
+ * field to act on. A pitch asks the reader to do something and gives the means ("Subscribe now",
+ * a sign-up field); a news paragraph that mentions a subscription ("een gratis abonnement op een
+ * deelfiets") gives none.
+ */
+function isPlainProse(element: Element, text: string): boolean {
+  if (text.length < PROSE_LENGTH || element.querySelector('a, button, input, select, form') !== null) return false;
+  return (text.match(/[.!?。！？](\s|$)/gu)?.length ?? 0) >= 2;
 }
 
 /** Whether all that is left of `element` is headings (a "Related stories" title without its list). */
