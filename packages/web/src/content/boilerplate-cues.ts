@@ -11,7 +11,7 @@ export const TEASER_LABEL =
 
 /** An advertising label left where an ad slot was. */
 export const AD_LABEL =
-  /^(advertisement|advert|ad|ads|sponsored|sponsored content|anzeige|werbung|publicité|publicidad|pubblicità|広告|pr)$/iu;
+  /^(advertisement|advert|ad|ads|sponsored|sponsored content|anzeige|werbung|publicité|publicidad|pubblicità|publicidade|advertentie|reklama|reklam|реклама|annons|annonse|mainos|διαφήμιση|פרסומת|إعلان|विज्ञापन|広告|广告|廣告|광고|pr)$/iu;
 
 /** Subscription, paywall and newsletter pitches. */
 export const SUBSCRIBE =
@@ -26,10 +26,12 @@ export const SHARE =
   /\b(share|shares|sharing|tweet|facebook|whatsapp|linkedin|pinterest|instagram|reddit|copy link|email|e-mail|print|follow( us)?|tag us|teilen|partager|compartir|condividi|folgen|suivre|seguir|segui)\b|シェア|ポスト|フォロー/iu;
 
 /**
- * A byline: "By Jane Doe", "von Anna Weber". Case matters here (no `i` flag: under `iu`, \p{Lu}
- * matches lower case too, and "By default, ..." or "Par exemple, ..." is no byline).
+ * A byline: "By Jane Doe", "von Anna Weber", or a name of two words or more in a script without
+ * case ("By अंकित मिश्र", Devanagari's vowel signs are marks). Case matters here (no `i` flag: under
+ * `iu`, \p{Lu} matches lower case too, and "By default, ..." or "Par exemple, ..." is no byline).
  */
-export const BYLINE_NAME = /^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]e)\s+\p{Lu}[\p{L}'’.-]*(\s+\p{Lu}[\p{L}'’.-]*)+/u;
+export const BYLINE_NAME =
+  /^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]e)\s+(\p{Lu}[\p{L}'’.-]*(\s+\p{Lu}[\p{L}'’.-]*)+|\p{Lo}[\p{L}\p{M}]*(\s+\p{Lo}[\p{L}\p{M}]*)+)/u;
 
 /** A reading-time or publication line. */
 export const BYLINE =
