@@ -2,6 +2,7 @@ import { parseDocument, textOf } from '../src/content/dom';
 import { boilerplateReason, pruneBoilerplate } from '../src/content/boilerplate-blocks';
 import { removeFormBoxes } from '../src/content/form-boxes';
 import { removeChrome } from '../src/content/clean';
+import { readStructuredData } from '../src/content/structured-data';
 import { createMarkdownConverter } from '../src/content/markdown';
 
 const PROSE =
@@ -175,6 +176,25 @@ describe('form boxes', () => {
     expect(document.querySelector('form h2')?.textContent).toBe('Opening hours');
     expect(document.querySelector('form p')?.textContent).toBe(PROSE);
     expect(document.querySelector('input')).toBeNull();
+  });
+
+  it('takes out a post\'s row of actions, but not an "actions" box holding content or a shop\'s price', () => {
+    const document = parseDocument(
+      `<main><h1>Tabs do not restore</h1><p>${PROSE}</p>` +
+        '<div class="answer-actions"><span>Helpful?</span><form><button>Yes</button></form><a href="#reply">Quote</a></div>' +
+        '<div class="question-actions"><a href="#r">Reply</a><span>I have this problem too (14)</span><a href="#">Report abuse</a></div>' +
+        `<section id="actions"><h2>Actions</h2><p>${PROSE}</p></section></main>`,
+    );
+    removeChrome(document, readStructuredData(document), false);
+    const text = textOf(document.body);
+    expect(text).not.toContain('Helpful?');
+    expect(text).not.toContain('Report abuse');
+    expect(document.querySelector('#actions h2')?.textContent).toBe('Actions');
+    const shop = parseDocument(
+      '<main><h1>Ridgeline Daypack</h1><div class="prices-add-to-cart-actions"><span class="price">$129.00</span></div></main>',
+    );
+    removeChrome(shop, readStructuredData(shop), true);
+    expect(textOf(shop.body)).toContain('$129.00');
   });
 
   it('keeps syntax-highlighted comments inside code, whatever the class names say', () => {

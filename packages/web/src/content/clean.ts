@@ -62,9 +62,11 @@ const CHROME_LANDMARKS = [
 
 /**
  * chrome: never content; layout: chrome outside the article, but too generic to trust inside it
- * ("section-header", "code-footer"); comments; byline: bylines and captions, which are short.
+ * ("section-header", "code-footer"); comments; byline: bylines and captions, which are short;
+ * controls: a row of a post's or card's actions ("post-actions": Reply, Quote, Report, Helpful?),
+ * which is shorter still and holds no block of content.
  */
-type Kind = 'chrome' | 'layout' | 'comments' | 'byline';
+type Kind = 'chrome' | 'layout' | 'comments' | 'byline' | 'controls';
 
 /** Whole words (after splitting class/id on spaces, - and _) that mark chrome. */
 // Maps, not object literals: a page's class name may be "constructor" or "__proto__".
@@ -84,6 +86,12 @@ addWords('comments', 'comment comments commentlist disqus respond discussion rep
 addWords('byline', 'byline author authors dateline timestamp postmeta entrymeta articlemeta caption credit credits');
 // A forum member's rank under their name.
 addWords('byline', 'usertitle');
+addWords('controls', 'actions');
+
+/** Characters of an actions row at most: a handful of short labels and counts. */
+const MAX_CONTROLS = 120;
+/** What an actions row never holds: a block of content. */
+const CONTENT_BLOCKS = 'p, pre, table, ul, ol, dl, blockquote, img, picture, h1, h2, h3, h4, h5, h6';
 
 /** Words that mark chrome when a class/id starts with them (e.g. `cookieNotice`, `newsletterSignup`). */
 const PREFIXES = ['cookie', 'consent', 'newsletter', 'subscribe', 'advert', 'sponsor', 'breadcrumb', 'related', 'social', 'sharebutton'];
@@ -320,6 +328,8 @@ export function removeChrome(
     // Bylines and captions are short; a long block with such a name is probably content. A
     // caption wrapper around an image keeps the image (its caption text is matched on its own).
     if (kind === 'byline' && (text > 400 || element.querySelector('img, picture') !== null)) continue;
+    // A post's or card's actions; on a shop page an "actions" box may hold the product's price.
+    if (kind === 'controls' && (shop || text > MAX_CONTROLS || element.querySelector(CONTENT_BLOCKS) !== null)) continue;
     element.remove();
   }
   removeAll(body, '[rel="author"], [itemprop="author"]');
