@@ -197,6 +197,20 @@ describe('form boxes', () => {
     expect(textOf(shop.body)).toContain('$129.00');
   });
 
+  it("reads a block's role from its component name too, and a picture's rights line from its class", () => {
+    const document = parseDocument(
+      `<main><article><h1>Bridge closed</h1><div data-component="byline-block"><div class="x1-Contributor">Joe Whitcombe</div><div>BBC News, Hereford</div></div>` +
+        '<figure><img src="/b.jpg" alt="A bridge"><span class="x2-Copyright"><span>Image source, </span>Westshire Council</span></figure>' +
+        `<div data-component="text-block"><p>${PROSE}</p></div></article></main>`,
+    );
+    removeChrome(document, readStructuredData(document), false);
+    const text = textOf(document.body);
+    expect(text).not.toContain('Joe Whitcombe');
+    expect(text).not.toContain('Westshire Council');
+    expect(text).toContain(PROSE.trim());
+    expect(document.querySelector('img')).not.toBeNull();
+  });
+
   it('keeps syntax-highlighted comments inside code, whatever the class names say', () => {
     const document = parseDocument(
       `<main><h1>Loops</h1><p>${PROSE}</p><pre><code>break; <span class="comment">// Exit when i is 64.</span></code></pre></main>`,

@@ -86,6 +86,8 @@ addWords('comments', 'comment comments commentlist disqus respond discussion rep
 addWords('byline', 'byline author authors dateline timestamp postmeta entrymeta articlemeta caption credit credits');
 // A forum member's rank under their name.
 addWords('byline', 'usertitle');
+// A picture's rights holder beside it (the BBC's "Copyright" span: "Image source, Westshire Council").
+addWords('byline', 'copyright');
 addWords('controls', 'actions');
 
 /** Characters of an actions row at most: a handful of short labels and counts. */
@@ -100,10 +102,11 @@ const ARIA_CHROME = /\b(share|sharing|cookie|consent|newsletter|subscribe|relate
 const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
 
 /**
- * Test hooks name a block by its role as plainly as a class would ("related-pins",
- * "closeup-comments"), and stay readable where the classes are build hashes ("zI7 iyn").
+ * Test hooks and component names name a block by its role as plainly as a class would
+ * ("related-pins", "closeup-comments", the BBC's "byline-block"), and stay readable where the
+ * classes are build hashes ("zI7 iyn").
  */
-const TEST_IDS = ['data-testid', 'data-test-id'];
+const TEST_IDS = ['data-testid', 'data-test-id', 'data-component'];
 
 function classify(element: Element): Kind | null {
   const testIds = TEST_IDS.map((name) => element.getAttribute(name) ?? '').join(' ');
@@ -289,10 +292,12 @@ export function removeChrome(
   const isProtected = protectedBy(anchors);
   // Each element is classified once, and the thread is judged before the loop below renames
   // anything (its blocks are compared by their class names), only if there are comment boxes.
-  const named = Array.from(body.querySelectorAll('[class], [id], [aria-label], [data-testid], [data-test-id]')).map((element) => ({
-    element,
-    kind: classify(element),
-  }));
+  const named = Array.from(body.querySelectorAll(['[class], [id], [aria-label]', ...TEST_IDS.map((name) => `[${name}]`)].join(', '))).map(
+    (element) => ({
+      element,
+      kind: classify(element),
+    }),
+  );
   const commentBoxes = new Set(named.filter((n) => n.kind === 'comments').map((n) => n.element));
   const thread = commentBoxes.size > 0 && (declaredThread || repliesShareThePostTemplate(body, (el) => commentBoxes.has(el)));
   for (const { element, kind } of named) {
