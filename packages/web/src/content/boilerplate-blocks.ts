@@ -107,6 +107,30 @@ function isLabelledValue(element: Element): boolean {
   return name.length > 0 && name.length <= 40 && /\p{L}/u.test(name) && linkTextLength(label) === 0 && !RECIPE_META.test(name);
 }
 
+/** An ingredient's amount alone in its element: a count, a decimal or a fraction ("2", "1.5", "1/2", "1 1/2"). */
+const AMOUNT = /^\d{1,4}([.,]\d{1,3})?(\s?\d{1,2}\/\d{1,2})?$|^\d{1,2}\s?\/\s?\d{1,2}$/u;
+
+/** The text that follows `element` in its parent (the next non-blank node's). */
+function textAfter(element: Element): string {
+  for (let node = element.nextSibling; node; node = node.nextSibling) {
+    const text = textOf(node);
+    if (text) return text;
+  }
+  return '';
+}
+
+/**
+ * On a recipe's page, an amount written apart from what it measures ("<span>1/2</span> <span>cup
+ * butter</span>", Condé Nast's amount and description divs): the ingredient's line goes on in
+ * words after it. A slide's counter or a tally has no words after it, or a step's label
+ * ("<div>1</div> Step 1", judged as the label's).
+ */
+function isIngredientAmount(element: Element, text: string, page: PageKind): boolean {
+  if (page.reviewed !== true || page.shop === true || !AMOUNT.test(text)) return false;
+  const after = textAfter(element);
+  return /^\p{L}/u.test(after) && !STEP_LABEL.test(after);
+}
+
 /** A slide's place in a carousel ("1 of 10", "3/12"), outside code. */
 function isSlideCounter(element: Element, text: string): boolean {
   return SLIDE_COUNTER.test(text) && !element.closest('pre, code');
@@ -199,6 +223,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   const length = text.length;
   // Cheap tests first: long blocks (but lists) are never judged, so most of the page costs one read.
   if (!text || (length >= MAX_JUDGED && !list)) return null;
+  if (length < 12 && isIngredientAmount(element, text, page)) return null;
   // The text with its cells apart, read once and only when a rule asks for it.
   let cellText: string | undefined;
   const cells = () => (cellText ??= spacedText(element));

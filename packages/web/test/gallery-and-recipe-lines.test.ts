@@ -1,0 +1,40 @@
+import { parseDocument } from '../src/content/dom';
+import { boilerplateReason } from '../src/content/boilerplate-blocks';
+import { createContentExtractor } from '../src/content/page-content';
+
+const PROSE =
+  'The council voted on Wednesday evening to approve a budget that closes two branch libraries and raises the cost of parking. ' +
+  'Councillors said the authority had no choice after a fall in government funding and a sharp rise in the cost of care. ';
+
+const text = (html: string) => createContentExtractor().extract(html, 'https://example.com/t', { text: true }).text ?? '';
+const block = (html: string): Element => parseDocument(`<body>${html}</body>`).body.firstElementChild!;
+const RECIPE = { reviewed: true };
+
+describe("a recipe's amounts written apart from their ingredients", () => {
+  it('keeps a count or fraction followed by the ingredient’s words, on a recipe page', () => {
+    const span = block('<li><span>1/2</span> <span>cup (113g) unsalted butter</span></li>').firstElementChild!;
+    expect(boilerplateReason(span, Infinity, RECIPE)).toBeNull();
+    const div = block('<div><div class="amount">2</div><div class="description">Tbsp. unsalted butter</div></div>').firstElementChild!;
+    expect(boilerplateReason(div, Infinity, RECIPE)).toBeNull();
+    const bare = block('<li><span>1 1/2</span> cups rolled oats</li>').firstElementChild!;
+    expect(boilerplateReason(bare, Infinity, RECIPE)).toBeNull();
+  });
+
+  it('still drops a slide counter, a tally and a step badge', () => {
+    expect(boilerplateReason(block('<div><span>3/12</span></div>').firstElementChild!, Infinity, RECIPE)).toBe('counter');
+    expect(boilerplateReason(block('<div><div>412</div><div>18</div></div>').firstElementChild!, Infinity, RECIPE)).toBe('no words');
+    expect(boilerplateReason(block('<div><div>1</div><div>Step 1</div></div>').firstElementChild!, Infinity, RECIPE)).toBe('no words');
+    // Beside an article (no recipe), a number before words is still judged as before.
+    expect(boilerplateReason(block('<div><span>3/12</span> <span>Harbour at dawn</span></div>').firstElementChild!)).toBe('counter');
+  });
+
+  it('keeps the amounts in a recipe page’s text', () => {
+    const out = text(
+      `<html><head><title>Cookies</title><script type="application/ld+json">{"@type":"Recipe","name":"Cookies"}</script></head><body><article><h1>Cookies</h1>` +
+        `<p>${PROSE}</p><p>${PROSE}</p><h2>Ingredients</h2><ul><li><span>1/2</span> <span>cup unsalted butter</span></li><li><span>3</span> <span>tablespoons white miso</span></li></ul>` +
+        `<h2>Method</h2><ol><li>Brown the butter.</li><li>Beat in the miso.</li></ol></article></body></html>`,
+    );
+    expect(out).toContain('1/2 cup unsalted butter');
+    expect(out).toContain('3 tablespoons white miso');
+  });
+});
