@@ -1,5 +1,5 @@
-import { parseDocument } from '../src/content/dom';
-import { boilerplateReason } from '../src/content/boilerplate-blocks';
+import { parseDocument, textOf } from '../src/content/dom';
+import { boilerplateReason, pruneBoilerplate } from '../src/content/boilerplate-blocks';
 import { createContentExtractor } from '../src/content/page-content';
 
 const PROSE =
@@ -36,5 +36,18 @@ describe("a recipe's amounts written apart from their ingredients", () => {
     );
     expect(out).toContain('1/2 cup unsalted butter');
     expect(out).toContain('3 tablespoons white miso');
+  });
+});
+
+describe("a carousel caption's wire credit", () => {
+  it('trims "(AP Photo/Name)" from a caption paragraph outside any figure, and keeps a parenthesis that is no credit', () => {
+    const root = block(
+      '<div><div class="slide"><div class="count">1 of 8</div><div class="description"><p>Pickers empty their bags into a bin at dawn. (AP Photo/Lindsey Wasson)</p></div></div>' +
+        '<p>The orchard was planted in 1938 (the family still runs it).</p></div>',
+    );
+    pruneBoilerplate(root);
+    expect(textOf(root)).toContain('Pickers empty their bags into a bin at dawn.');
+    expect(textOf(root)).not.toContain('AP Photo');
+    expect(textOf(root)).toContain('(the family still runs it)');
   });
 });
