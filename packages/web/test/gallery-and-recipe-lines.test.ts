@@ -51,3 +51,36 @@ describe("a carousel caption's wire credit", () => {
     expect(textOf(root)).toContain('(the family still runs it)');
   });
 });
+
+describe("a recipe page's shopping-list link, readers' made-it reports, ad labels and like invitations", () => {
+  const recipePage = (extra: string) =>
+    `<html><head><title>Soup</title><script type="application/ld+json">{"@type":"Recipe","name":"Soup"}</script></head><body><article><h1>Soup</h1>` +
+    `<p>${PROSE}</p><p>${PROSE}</p><section><h2>Ingredients</h2><ul><li>2 leeks</li><li>1 litre stock</li></ul>${extra}</section>` +
+    `<h2>Method</h2><ol><li>Soften the leeks.</li><li>Add the stock and simmer.</li></ol></article></body></html>`;
+
+  it('drops a shopping-list control written as a link, in several languages, and keeps a link in a sentence', () => {
+    for (const label of ['Add to shopping list', 'Adicionar à lista de compras', '買い物リストに追加', 'Zur Einkaufsliste hinzufügen']) {
+      const out = text(recipePage(`<a class="btn" href="/list">${label}</a>`));
+      expect([label, out.includes(label)]).toEqual([label, false]);
+      expect(out).toContain('1 litre stock');
+    }
+    const sentence = text(recipePage('<p>Keep a <a href="/list">shopping list</a> on the fridge door and add to it as you go.</p>'));
+    expect(sentence).toContain('Keep a shopping list on the fridge door');
+  });
+
+  it('drops the readers’ made-it section under its heading on a recipe page only', () => {
+    const reports = '<section><h2>つくれぽ</h2><ul><li><p>朝ごはんにぴったりでした！</p><span>ゆかりん</span></li></ul></section>';
+    const out = text(recipePage(reports));
+    expect(out).not.toContain('つくれぽ');
+    expect(out).not.toContain('朝ごはんにぴったりでした');
+    const snaps = text(recipePage('<div><h2>Cooksnaps</h2><ul><li><p>Helga: Perfect with the crumble!</p></li></ul></div>'));
+    expect(snaps).not.toContain('Perfect with the crumble');
+    expect(boilerplateReason(block('<h2>Cooksnaps</h2>'))).toBeNull();
+  });
+
+  it('reads Portuguese, Polish and Chinese ad labels and a "log in to like" invitation', () => {
+    for (const label of ['Publicidade', 'Reklama', '广告']) expect([label, boilerplateReason(block(`<div>${label}</div>`))]).toEqual([label, 'ad label']);
+    expect(boilerplateReason(block('<div>Log in to like or comment.</div>'))).toBe('call to action');
+    expect(boilerplateReason(block('<p>Publicidade paga a conta do site, disse o editor.</p>'))).toBeNull();
+  });
+});

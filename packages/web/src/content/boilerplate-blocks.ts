@@ -29,6 +29,7 @@ import {
   CREDIT,
   DATE,
   DISCLOSURE,
+  MADE_IT_HEADING,
   MEMBER_JOINED,
   MEMBER_POSTS,
   PAGER,
@@ -208,6 +209,7 @@ export interface PageKind {
  */
 function sectionHeadingReason(text: string, page: PageKind): string | null {
   if (THREAD_HEADING.test(text) && (/\d|\s/.test(text) || page.reviewed === true)) return 'thread heading';
+  if (page.reviewed === true && !page.shop && MADE_IT_HEADING.test(text)) return 'thread heading';
   return SHOP_SECTION_HEADING.test(text) ? 'shop section' : null;
 }
 
@@ -357,6 +359,26 @@ export function isPermalink(anchor: Element): boolean {
   );
 }
 
+/** Whether `node` stands as a block of its own among its siblings: no text runs on before or after it. */
+function standsAlone(node: Element): boolean {
+  const blank = (sibling: Node | null) => !sibling || sibling.nodeType !== 3 || (sibling.textContent ?? '').trim() === '';
+  return blank(node.previousSibling) && blank(node.nextSibling);
+}
+
+/**
+ * A recipe card's controls written as links rather than buttons ("Add to shopping list",
+ * "Print"), standing alone beside the ingredients: a link is no block the rules below judge,
+ * and its box holds the ingredients too. A link in a sentence ("you can print it") stays.
+ */
+function removeControlLinks(root: Element, touched: Set<Element>): void {
+  for (const anchor of Array.from(root.querySelectorAll('a'))) {
+    const text = textOf(anchor);
+    if (text.length >= 60 || !RECIPE_CONTROL.test(text) || !standsAlone(anchor)) continue;
+    if (anchor.parentElement) touched.add(anchor.parentElement);
+    anchor.remove();
+  }
+}
+
 /** A link back to the page's top ("Top", "Back to top", "Nach oben"): in-page, and so worded. */
 function isBackToTop(anchor: Element): boolean {
   return BACK_TO_TOP.test(textOf(anchor));
@@ -475,6 +497,7 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
   removeCodeGutters(root);
   trimCaptionCredits(root);
   if (page.shop) removeSaleRows(root);
+  if (page.reviewed && !page.shop) removeControlLinks(root, touched);
   // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
   for (const anchor of Array.from(root.querySelectorAll('a[href^="#"]'))) if (isPermalink(anchor)) anchor.remove();
   // So do the links back to the page's top a forum puts under each post (their boxes go with them).

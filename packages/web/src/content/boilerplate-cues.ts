@@ -11,7 +11,7 @@ export const TEASER_LABEL =
 
 /** An advertising label left where an ad slot was. */
 export const AD_LABEL =
-  /^(advertisement|advert|ad|ads|sponsored|sponsored content|anzeige|werbung|publicité|publicidad|pubblicità|広告|pr)$/iu;
+  /^(advertisement|advert|ad|ads|sponsored|sponsored content|anzeige|werbung|publicité|publicidad|publicidade|pubblicità|advertentie|reklama|annons|mainos|реклама|広告|广告|광고|pr)$/iu;
 
 /** Subscription, paywall and newsletter pitches. */
 export const SUBSCRIBE =
@@ -109,7 +109,7 @@ export const CALL_TO_ACTION =
 
 /** A thread's short invitation to join it ("Join the discussion", "Log in to reply"), judged on a short block only. */
 export const THREAD_INVITATION =
-  /^((join|add to) the (discussion|conversation)|post a (comment|reply)|(log|sign) in to (reply|comment|post|vote))(?![\p{L}\p{N}])/iu;
+  /^((join|add to) the (discussion|conversation)|post a (comment|reply)|(log|sign) in to (reply|comment|post|vote|like))(?![\p{L}\p{N}])/iu;
 
 /** A pitch to follow the publisher on a network ("Follow Sky News on WhatsApp", "Keep up with the latest ... by following us"). */
 export const FOLLOW_PITCH =
@@ -368,10 +368,17 @@ export const PRODUCT_CODE =
 /**
  * A recipe card's controls and their labels, left as text once the buttons go ("Prevent your
  * screen from going dark", "Scale", "1x 2x 3x", "Original recipe (1X) yields 8 servings", "Jump
- * to Recipe", "Print", "Pin").
+ * to Recipe", "Print", "Pin"), and its link to the site's shopping list ("Add to shopping list",
+ * "Adicionar à lista de compras", "買い物リストに追加").
  */
 export const RECIPE_CONTROL =
-  /^(prevent (your )?screen from (going dark|turning off|sleeping)|cook mode|keep (the )?screen (on|awake)|scale|(\d(\/\d)?x\s*){2,4}|original recipe \(?\d+x\)? yields? \d+ servings?|jump to (the )?(recipe|nutrition( facts)?|video)|print( recipe)?|pin( it| recipe)?|save( recipe)?)$/iu;
+  /^(prevent (your )?screen from (going dark|turning off|sleeping)|cook mode|keep (the )?screen (on|awake)|scale|(\d(\/\d)?x\s*){2,4}|original recipe \(?\d+x\)? yields? \d+ servings?|jump to (the )?(recipe|nutrition( facts)?|video)|print( recipe)?|pin( it| recipe)?|save( recipe)?|(add (ingredients )?to (your |my |the )?)?(shopping|grocery) list|(zur |auf die )?einkaufsliste( hinzufügen)?|ajouter à (la|ma) liste de courses|(añadir|agregar) a (la )?lista de (la )?compras?|aggiungi alla lista della spesa|adicionar à lista de compras|dodaj do listy zakupów|(お?買い物リスト)に(追加|入れる)|加入购物清单)$/iu;
+
+/**
+ * A heading over the photos and notes readers post of a recipe they made (Cookpad's
+ * "Cooksnaps", Japanese sites' "つくれぽ"): their say, like reviews.
+ */
+export const MADE_IT_HEADING = /^((みんなの)?つくれぽ|cooksnaps?)(\s*[(（]?\d[\d,]*件?[)）]?)?\s*:?$/iu;
 
 /**
  * The label cell of a buy box's or a listing's row about the sale rather than the thing sold
