@@ -84,3 +84,26 @@ describe("a recipe page's shopping-list link, readers' made-it reports, ad label
     expect(boilerplateReason(block('<p>Publicidade paga a conta do site, disse o editor.</p>'))).toBeNull();
   });
 });
+
+describe("a gallery's intro in the title's box", () => {
+  const photos = ['Knot at high tide over the mudflats', 'Roost on the shingle', 'Godwit feeding at a creek edge', 'Oystercatchers against the wind', 'Grey plover in winter plumage']
+    .map(
+      (caption, i) =>
+        `<li><div class="thumb"><a href="/p${i}"><img src="/p${i}.jpg" alt="${caption}"></a></div>` +
+        `<div class="info"><h3>${caption}</h3><p>${caption}. The birds stayed for about an hour before the water dropped back to the mud.</p></div></li>`,
+    )
+    .join('');
+  const INTRO =
+    'Every winter the Wash hosts hundreds of thousands of wading birds that breed in the Arctic and come here to feed on the mudflats. ' +
+    'These photographs were taken over six mornings between November and January, mostly from the public hides along the sea wall.';
+  const page = (box: string) =>
+    `<html><head><title>Shorebirds</title></head><body><div id="main"><div class="${box}"><h1>Shorebirds of the Wash</h1>` +
+    `<div class="intro"><p>${INTRO}</p></div></div><ul class="thumbnails">${photos}</ul></div></body></html>`;
+
+  it('keeps the intro in a box Readability would take for a header by its name', () => {
+    const out = text(page('zf-PhotoSetHeader'));
+    expect(out).toContain('Every winter the Wash hosts');
+    expect(out).toContain('Roost on the shingle');
+    expect(text(page('set-top'))).toContain('Every winter the Wash hosts');
+  });
+});

@@ -229,6 +229,22 @@ function removeAll(root: ParentNode, selector: string, keep?: (el: Element) => b
   }
 }
 
+/**
+ * Readability throws away any element whose class or id merely contains "header", "banner",
+ * "sidebar"... ("zf-PhotoSetHeader", "gallery-header"). The box around the page's title often
+ * holds its intro (a gallery's description under its h1): such a box, holding the page's only
+ * h1 and a paragraph of prose, keeps no name for Readability to misread, as the boxes our
+ * own rules keep do not. One with no prose (a thread's title and its tags) keeps its name.
+ */
+function forgetUnlikelyTitleBoxes(anchors: Element[]): void {
+  for (const title of anchors.filter((anchor) => anchor.tagName === 'H1')) {
+    for (let box: Element | null = title.parentElement; box && box.tagName !== 'BODY'; box = box.parentElement) {
+      const name = `${box.getAttribute('class') ?? ''} ${box.getAttribute('id') ?? ''}`;
+      if (READABILITY_UNLIKELY.test(name) && holdsProse(box)) forgetName(box);
+    }
+  }
+}
+
 /** Removes what is never content (scripts, styles, forms, dialogs, hidden elements) and nothing else: the whole page's content. */
 export function removeNonContent(document: Document): void {
   if (!document.body) return;
@@ -322,6 +338,7 @@ export function removeChrome(
     if (kind === 'byline' && (text > 400 || element.querySelector('img, picture') !== null)) continue;
     element.remove();
   }
+  forgetUnlikelyTitleBoxes(anchors);
   removeAll(body, '[rel="author"], [itemprop="author"]');
   // A product's reviews and rating summary, as the page marks them for search engines (the
   // page's own review, a critic's article, is no property of something else and stays). A review
