@@ -107,3 +107,32 @@ describe("a gallery's intro in the title's box", () => {
     expect(text(page('set-top'))).toContain('Every winter the Wash hosts');
   });
 });
+
+describe('a portfolio written without paragraphs', () => {
+  const DESCRIPTION =
+    '<div class="text">Tidelines began with a crate of driftwood that washed up after the autumn storms. I burned it over three weekends and sieved the ash into jars.</div>' +
+    '<div class="text">The forms are slabs cut from a single sheet of clay, folded while still soft and left to slump.</div>';
+  const card = (caption: string, i: number) =>
+    `<div class="gallery_card"><div class="gallery_card_image"><img src="/t${i}.jpg" alt=""></div><div class="gallery_image_caption">${caption}</div></div>`;
+  const page = (captions: string[]) =>
+    `<html><head><title>Tidelines</title></head><body><div class="content"><h1>Tidelines (2026)</h1>${DESCRIPTION}` +
+    `<div class="gallery">${captions.map(card).join('')}</div></div></body></html>`;
+
+  it('keeps the captions of a gallery told in them, judged by its text outside links', () => {
+    const out = text(
+      page([
+        'Tideline I, the first ash batch. The olive green pooled in the fold.',
+        'Tideline II, with iron speckles from nails left in the driftwood.',
+        'Tideline IV, glazed only on the inside so the raw clay shows.',
+      ]),
+    );
+    expect(out).toContain('Tideline II, with iron speckles');
+    expect(out).toContain('Tidelines began with a crate of driftwood');
+  });
+
+  it('still drops a lone short caption beside a div-soup article', () => {
+    const out = text(page(['Driftwood on the beach below the house.']));
+    expect(out).not.toContain('Driftwood on the beach');
+    expect(out).toContain('Tidelines began with a crate of driftwood');
+  });
+});

@@ -7,7 +7,7 @@
  */
 
 import { Readability } from '@mozilla/readability';
-import { HIDDEN_STYLE, forgetName, linkTextLength } from './dom';
+import { HIDDEN_STYLE, collapseSpace, forgetName, linkTextLength } from './dom';
 import { removeFormBoxes } from './form-boxes';
 import { revealHiddenSlides } from './hidden-slides';
 import { demoteProseHeadings, unwrapHeadingButtons } from './heading-buttons';
@@ -149,11 +149,19 @@ const GALLERY_PHOTOS = 3;
 const GALLERY_SHARE = 6;
 
 /**
+ * A page without paragraphs (div soup, as portfolio builders write it) has its prose in blocks:
+ * its text outside links and captions stands for it.
+ */
+function divSoupProse(body: HTMLElement, captionText: number): number {
+  return Math.max(0, collapseSpace(body.textContent ?? '').length - linkTextLength(body) - captionText);
+}
+
+/**
  * A page told in its captions (a photo gallery): captions (figcaptions, or elements named as
  * captions, as carousels have them) hold more text than the paragraphs outside them, or three or
  * more photos carry captions that add up to a real share of the page's prose. Its captions are
- * the content; elsewhere they are boilerplate. A page without paragraphs (div soup) says nothing
- * either way, and keeps the old rule.
+ * the content; elsewhere they are boilerplate. A page without paragraphs (div soup) is measured by
+ * its text outside links and captions instead.
  */
 function isCaptionPage(body: HTMLElement): boolean {
   const found = captionsIn(body);
@@ -175,6 +183,7 @@ function isCaptionPage(body: HTMLElement): boolean {
   let prose = 0;
   for (const p of Array.from(body.querySelectorAll('p')))
     if (!captions.has(p) && !inCaption(p)) prose += (p.textContent ?? '').trim().length;
+  if (prose === 0) prose = divSoupProse(body, captionText);
   return prose > 0 && (captionText > prose || (count >= GALLERY_PHOTOS && captionText * GALLERY_SHARE > prose));
 }
 
