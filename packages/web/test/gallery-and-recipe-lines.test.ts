@@ -136,3 +136,20 @@ describe('a portfolio written without paragraphs', () => {
     expect(out).toContain('Tidelines began with a crate of driftwood');
   });
 });
+
+describe('taxonomy lines, saves and short-written counts', () => {
+  it('drops a taxonomy line or its bare label, keeps a sentence that starts with the word', () => {
+    expect(boilerplateReason(block('<div>Tags: Miso, Oat, Chocolate</div>'))).toBe('taxonomy');
+    expect(boilerplateReason(block('<div>Category: Dinner</div>'))).toBe('taxonomy');
+    expect(boilerplateReason(block('<p>Categories</p>'))).toBe('taxonomy');
+    expect(boilerplateReason(block('<div>Schlagwörter: Brot, Sauerteig</div>'))).toBe('taxonomy');
+    expect(boilerplateReason(block('<p>Tags are free-form labels you can add to any page.</p>'))).toBeNull();
+    expect(boilerplateReason(block('<p>Topics: we covered the budget, the libraries and the parking charges in turn. Then we left.</p>'))).toBeNull();
+  });
+
+  it('reads a rating line that counts saves, and counts written short as numbers', () => {
+    expect(boilerplateReason(block('<div>★★★★★ 38 Ratings · 2,104 Saves</div>'))).toBe('rating');
+    expect(boilerplateReason(block('<div><span>412</span> <span>3.1k</span> <span>18</span></div>'))).toBe('no words');
+    expect(boilerplateReason(block('<div>3.1 km</div>'))).toBeNull();
+  });
+});

@@ -38,6 +38,7 @@ import {
   PRICE_LABEL,
   PRODUCT_CODE,
   isNutritionPanel,
+  isTaxonomyLine,
   isQuoteAttribution,
   isMemberStats,
   isPostCountLine,
@@ -299,7 +300,9 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (shopNotice) return 'shop notice';
   // Counters and vote tallies alone ("3 / 12", "277"): a block of the article has words. A price
   // ("£12.00") is no counter: it is what a watch on a product page is for.
-  if (length < 20 && !/\p{L}/u.test(text) && !PRICE.test(text) && !isLabelledValue(element)) return 'no words';
+  // Counts written short ("3.1k", "1.4K") are numbers too.
+  const unabbreviated = text.replace(/(\d)[kKmM](?!\p{L})/gu, '$1');
+  if (length < 20 && !/\p{L}/u.test(unabbreviated) && !PRICE.test(text) && !isLabelledValue(element)) return 'no words';
   // A slide's place in a carousel ("1 of 10"), however it is wrapped.
   if (isSlideCounter(element, text)) return 'counter';
   // Only tallies ("[–] 288 points (2 children)", "12 replies · 3 views"): a line of the thread's chrome.
@@ -327,6 +330,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (isRatingTally(text, page.shop)) return 'rating';
   if (length < 120 && RATING.test(text)) return 'rating';
   if (length < 120 && (CREDIT.test(text) || USAGE_TERMS.test(text))) return 'credit';
+  if (length < 200 && isTaxonomyLine(text, linkDensity)) return 'taxonomy';
   if (length < 400 && BIO.test(text)) return 'author bio';
   if (length < 150 && (BYLINE_NAME.test(text) || BYLINE.test(text))) return 'byline';
   // Read with the cells apart: "5 images" and "April 21, 2024" side by side are no word "imagesApril".

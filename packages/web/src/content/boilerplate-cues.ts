@@ -291,11 +291,12 @@ export const SELLER_NOTICE =
 
 /**
  * The vocabulary of a rating summary and its counts ("4.3 out of 5 Stars. 1287 reviews (1,287)",
+ * "★★★★★ 38 Ratings · 2,104 Saves",
  * "A star rating of 4.7 out of 5.", "4.7 out of 5 (58) Read reviews", "99.8% positive"): a line
  * that is nothing but these and numbers is a rating widget, whatever it is wrapped in.
  */
 const RATING_VOCABULARY =
-  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
+  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|saves|saved|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
 
 /** Whether `text` is a rating widget's line: a digit, a rating word, and nothing else but numbers. */
 export function isRatingTally(text: string, shop = false): boolean {
@@ -387,3 +388,26 @@ export const MADE_IT_HEADING = /^((みんなの)?つくれぽ|cooksnaps?)(\s*[(�
  */
 export const SALE_ROW_LABEL =
   /^((dispatche[sd]|ships|shipped|sent) from|sold by|seller|fulfil?led by|returns?( policy)?|payments?|postage|delivery|shipping( cost)?|customer (reviews?|ratings?)|average (customer )?rating|best ?sellers? rank)\s*:?$/iu;
+
+/** The label of a post's or recipe's taxonomy line ("Tags: Miso, Oat", "Filed under", "Category: Dinner", "Schlagwörter:"). */
+const TAXONOMY_LABEL =
+  /^(tags?|tagged( with| as)?|filed (under|in)|categories|category|topics|schlagwörter|stichwörter|étiquettes|mots[- ]clés|catégories?|etiquetas|categorías?|categorie|argomenti|tagi|kategorie|kategorien|タグ|カテゴリー?|标签|分类)(?![\p{L}\p{N}])\s*/iu;
+/** Terms of a taxonomy line at most, and characters of one term. */
+const MAX_TERMS = 12;
+const MAX_TERM = 30;
+
+/**
+ * A taxonomy line: its label alone (its links gone with the chrome), or the label with a colon
+ * and a short list of terms ("Tags: Miso, Oat, Chocolate"), or terms that are links. A sentence
+ * ("Tags are free-form labels ...") has no colon and no linked terms.
+ */
+export function isTaxonomyLine(text: string, linkDensity: number): boolean {
+  const label = TAXONOMY_LABEL.exec(text);
+  if (!label) return false;
+  let rest = text.slice(label[0].length);
+  if (rest === '' || rest === ':' || rest === '：') return true;
+  if (!/^[:：]/u.test(rest) && linkDensity < 0.5) return false;
+  rest = rest.replace(/^[:：]\s*/u, '');
+  const terms = rest.split(/[,、|·•]/u).map((term) => term.trim());
+  return terms.length <= MAX_TERMS && terms.every((term) => term.length > 0 && term.length <= MAX_TERM && !/[.!?。！？]/u.test(term));
+}
