@@ -153,3 +153,23 @@ describe('taxonomy lines, saves and short-written counts', () => {
     expect(boilerplateReason(block('<div>3.1 km</div>'))).toBeNull();
   });
 });
+
+describe('licence lines, French nutrition panels and recipe rating prompts', () => {
+  it('drops a picture’s licence line, keeps a sentence that names a licence', () => {
+    expect(boilerplateReason(block('<div><a href="/a.jpg">Download image</a><span>Public domain (CC0)</span></div>'))).toBe('licence');
+    expect(boilerplateReason(block('<p>Licensed under CC BY-NC-SA 4.0</p>'))).toBe('licence');
+    expect(boilerplateReason(block('<p>The survey data is released as CC0, so any school can reuse it.</p>'))).toBeNull();
+  });
+
+  it('reads a Canadian French nutrition panel on a recipe page', () => {
+    const panel =
+      '<div><h3>Valeur nutritive</h3><p>Par portion</p><table><tr><td>Calories</td><td>390</td></tr><tr><td>Protéines</td><td>15 g</td></tr>' +
+      '<tr><td>Matières grasses</td><td>11 g</td></tr><tr><td>Glucides</td><td>62 g</td></tr><tr><td>Fibres</td><td>12 g</td></tr></table></div>';
+    expect(boilerplateReason(block(panel), Infinity, RECIPE)).toBe('nutrition');
+  });
+
+  it('reads a rating line with its prompt to rate, and a prompt to rate a recipe one made', () => {
+    expect(boilerplateReason(block('<div>★★★★★ (63) Rezept bewerten</div>'))).toBe('rating');
+    expect(boilerplateReason(block('<p>Made this recipe? Share your rating.</p>'))).toBe('call to action');
+  });
+});

@@ -39,6 +39,7 @@ import {
   PRODUCT_CODE,
   isNutritionPanel,
   isTaxonomyLine,
+  isLicenceLine,
   isQuoteAttribution,
   isMemberStats,
   isPostCountLine,
@@ -309,6 +310,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 80 && /\d/.test(text) && !/\p{L}/u.test(text.replace(COUNTED, '')) && !isLabelledValue(element)) return 'counter';
   // A list is judged as a list: an item may quote a copyright line, the list is no footer for it.
   if (!list && length < 200 && COPYRIGHT.test(text)) return 'copyright';
+  if (!list && length < 120 && isLicenceLine(cells())) return 'licence';
   // The nutrition panel's small print.
   if (length < 300 && NUTRITION_NOTE.test(text)) return 'nutrition';
   if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length ? 'link list' : null;

@@ -105,7 +105,7 @@ export const RATING = new RegExp(
 
 /** Requests to comment, rate or share after a post or recipe. */
 export const CALL_TO_ACTION =
-  /\b(leave a (rating|comment|review)|let (me|us) know in the comments|rate this recipe|tried this recipe|did you make this)\b/iu;
+  /\b(leave a (rating|comment|review)|let (me|us) know in the comments|rate this recipe|tried this recipe|did you make this)\b|\b(have you )?made this recipe\?/iu;
 
 /** A thread's short invitation to join it ("Join the discussion", "Log in to reply"), judged on a short block only. */
 export const THREAD_INVITATION =
@@ -296,7 +296,7 @@ export const SELLER_NOTICE =
  * that is nothing but these and numbers is a rating widget, whatever it is wrapped in.
  */
 const RATING_VOCABULARY =
-  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|saves|saved|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
+  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|rate( this)?( recipe)?|(rezept )?bewerten|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|saves|saved|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
 
 /** Whether `text` is a rating widget's line: a digit, a rating word, and nothing else but numbers. */
 export function isRatingTally(text: string, shop = false): boolean {
@@ -312,7 +312,7 @@ const QUESTION_COUNT = /(?<!\p{L})(questions?|q\s?&\s?a)(?!\p{L})/giu;
 
 /** A nutrient as nutrition panels name it (English, German, French, Spanish, Italian), energy too ("Energy 1712kJ", "Energia 238 kcal"). */
 const NUTRIENT =
-  '(?<!\\p{L})(calories|kcal|cal|(total |saturated |trans )?fat( total)?|saturates|carbs|(total )?carbohydrates?|(total )?sugars?|(dietary )?fib(er|re)|protein|sodium|salt|cholesterol|energy|kalorien|energie|brennwert|fett|kohlenhydrate|zucker|eiweiß|ballaststoffe|énergie|glucides|lipides|protéines|sucres|fibres|energía|grasas|hidratos|carbohidratos|azúcares|proteínas|energia|grassi|carboidrati|zuccheri|proteine)(?!\\p{L})';
+  '(?<!\\p{L})(calories|kcal|cal|(total |saturated |trans )?fat( total)?|saturates|carbs|(total )?carbohydrates?|(total )?sugars?|(dietary )?fib(er|re)|protein|sodium|salt|cholesterol|energy|kalorien|energie|brennwert|fett|kohlenhydrate|zucker|eiweiß|ballaststoffe|énergie|glucides|lipides|matières grasses|protéines|sucres|fibres|energía|grasas|hidratos|carbohidratos|azúcares|proteínas|energia|grassi|carboidrati|zuccheri|proteine)(?!\\p{L})';
 /** An amount's unit on a nutrition panel. */
 const NUTRIENT_UNIT = '(k?cal|kj|g|mg|grams?|milligrams?)';
 /** A nutrient with its amount, either way round ("248 Calories", "11 grams fat", "Fat: 20g", "kcal452", "Energy 1712kJ"). */
@@ -322,7 +322,7 @@ const NUTRIENT_AMOUNT = new RegExp(
 );
 /** What else a nutrition panel says: its title, the serving it counts, daily-value percentages. */
 const NUTRITION_WORDS =
-  /nutrition(al)?( facts| information| info| analysis)?|(amount )?per (serving|portion|100 ?g)|serving( size)?|servings|portion|yield|\d+\s*%\s*(daily value|dv)?|% daily value\*?|nährwerte|(pro|je) portion|valeurs nutritionnelles|par portion|información nutricional|por (porción|ración)|valori nutrizionali|per porzione/giu;
+  /nutrition(al)?( facts| information| info| analysis)?|(amount )?per (serving|portion|100 ?g)|serving( size)?|servings|portion|yield|\d+\s*%\s*(daily value|dv)?|% daily value\*?|nährwerte|(pro|je) portion|valeurs nutritionnelles|valeur nutritive|par portion|información nutricional|por (porción|ración)|valori nutrizionali|per porzione/giu;
 /** Nutrients with their amounts that make a panel whatever its serving line says ("1 chicken thigh with about 2 tablespoons sauce: 290 calories, ..."). */
 const MANY_NUTRIENTS = 5;
 
@@ -410,4 +410,21 @@ export function isTaxonomyLine(text: string, linkDensity: number): boolean {
   rest = rest.replace(/^[:：]\s*/u, '');
   const terms = rest.split(/[,、|·•]/u).map((term) => term.trim());
   return terms.length <= MAX_TERMS && terms.every((term) => term.length > 0 && term.length <= MAX_TERM && !/[.!?。！？]/u.test(term));
+}
+
+/**
+ * The vocabulary of a picture's or a text's licence line ("Public domain (CC0)", "Licensed under
+ * CC BY-NC-SA 4.0", "Download image · CC BY 2.0", "Creative Commons Attribution-ShareAlike 4.0
+ * International License").
+ */
+const LICENCE_VOCABULARY =
+  /(?<![\p{L}\p{N}])(public domain|cc0|cc[- ]by(-(sa|nc|nd))*|creative commons|attribution|sharealike|share-alike|noncommercial|non-commercial|noderivatives|international|licen[cs]ed?|released|under|the|a|some rights reserved|download|image|photo|domaine public|gemeinfrei|dominio p[uú]blico|pubblico dominio)(?![\p{L}\p{N}])/giu;
+
+/**
+ * A licence line: a licence's name ("CC0", "CC BY", "Creative Commons", "Public domain") and
+ * nothing else but its vocabulary and a version. A sentence that names a licence has words besides.
+ */
+export function isLicenceLine(text: string): boolean {
+  if (text.length >= 120 || !/(?<![\p{L}\p{N}])(public domain|cc0|cc[- ]by|creative commons|domaine public|gemeinfrei|dominio p[uú]blico|pubblico dominio)(?![\p{L}\p{N}])/iu.test(text)) return false;
+  return !/\p{L}/u.test(text.replace(LICENCE_VOCABULARY, ''));
 }
