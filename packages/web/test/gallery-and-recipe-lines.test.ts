@@ -173,3 +173,27 @@ describe('licence lines, French nutrition panels and recipe rating prompts', () 
     expect(boilerplateReason(block('<p>Made this recipe? Share your rating.</p>'))).toBe('call to action');
   });
 });
+
+describe("a portfolio's more-from section and Jetpack's like box", () => {
+  const page = (after: string) =>
+    `<html><head><title>Lantern market</title></head><body><article><h1>Lantern market</h1><p>${PROSE}</p><p>${PROSE}</p>` +
+    `<figure><img src="/a.jpg" alt="The market at dusk"><figcaption>The market at dusk</figcaption></figure>${after}</article></body></html>`;
+
+  it('drops a "More artwork by" section of picture tiles with its heading', () => {
+    const out = text(
+      page('<div class="more"><h3>More artwork by Mira Tanaka</h3><ul><li><a href="/a/1"><img src="/1.jpg" alt="Salt Flats Depot"></a></li><li><a href="/a/2"><img src="/2.jpg" alt="Glasshouse"></a></li></ul></div>'),
+    );
+    expect(out).not.toContain('More artwork by');
+    expect(out).toContain('Councillors said');
+    expect(boilerplateReason(block('<h2>More recipes by Katrin Bauer</h2>'))).toBe('more from');
+    expect(boilerplateReason(block('<h2>More work is needed on the bridge</h2>'))).toBeNull();
+  });
+
+  it('drops the sharedaddy like box of a WordPress post', () => {
+    const out = text(
+      page('<div class="sharedaddy sd-block sd-like jetpack-likes-widget-wrapper"><h3 class="sd-title">Like this:</h3><div class="likes-widget-placeholder"><span class="button"><span>Like</span></span> <span class="loading">Loading…</span></div></div>'),
+    );
+    expect(out).not.toContain('Like this:');
+    expect(out).not.toContain('Loading');
+  });
+});

@@ -30,6 +30,7 @@ import {
   DATE,
   DISCLOSURE,
   MADE_IT_HEADING,
+  MORE_FROM_HEADING,
   MEMBER_JOINED,
   MEMBER_POSTS,
   PAGER,
@@ -210,6 +211,7 @@ export interface PageKind {
  * review (a product, a recipe).
  */
 function sectionHeadingReason(text: string, page: PageKind): string | null {
+  if (MORE_FROM_HEADING.test(text)) return 'more from';
   if (THREAD_HEADING.test(text) && (/\d|\s/.test(text) || page.reviewed === true)) return 'thread heading';
   if (page.reviewed === true && !page.shop && MADE_IT_HEADING.test(text)) return 'thread heading';
   return SHOP_SECTION_HEADING.test(text) ? 'shop section' : null;
@@ -530,7 +532,7 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
       // The thread is the heading and what follows it in its section.
       while (element.nextSibling) element.nextSibling.remove();
     }
-    if (reason === 'author box' || (reason === 'shop section' && page.shop)) {
+    if (reason === 'author box' || reason === 'more from' || (reason === 'shop section' && page.shop)) {
       removeSection(element, touched);
       continue;
     }

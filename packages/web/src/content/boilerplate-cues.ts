@@ -428,3 +428,11 @@ export function isLicenceLine(text: string): boolean {
   if (text.length >= 120 || !/(?<![\p{L}\p{N}])(public domain|cc0|cc[- ]by|creative commons|domaine public|gemeinfrei|dominio p[uú]blico|pubblico dominio)(?![\p{L}\p{N}])/iu.test(text)) return false;
   return !/\p{L}/u.test(text.replace(LICENCE_VOCABULARY, ''));
 }
+
+/**
+ * A heading over the author's or publisher's other work ("More artwork by Mira Tanaka", "More
+ * recipes by Katrin Bauer", "More posts from this journal", "More stories from NPR"): a teaser
+ * section, whatever its tiles hold (often only pictures).
+ */
+export const MORE_FROM_HEADING =
+  /^(more (artwork|art|works?|photos|pictures|images|projects|shots|galleries|albums|posts|stories|videos|recipes|articles) (by|from)|weitere (bilder|fotos|werke|beiträge|artikel|rezepte) von|plus (de|d[’'])\s?(photos|projets|œuvres|articles|recettes) de|más (fotos|obras|artículos|recetas) de|altre (foto|opere|ricette) di|altri (articoli|progetti) di)(?![\p{L}\p{N}])/iu;

@@ -73,7 +73,7 @@ const addWords = (kind: Kind, words: string) => words.split(' ').forEach((w) => 
 addWords(
   'chrome',
   'cookie cookies consent gdpr ccpa cmp onetrust cookiebot ' +
-    'share shares sharing sharebar social sharethis addthis shareaholic ' +
+    'share shares sharing sharebar social sharethis addthis shareaholic sharedaddy ' +
     'newsletter newsletters subscribe subscription subscriptions signup optin mailchimp ' +
     'related recommended recommendations recirculation outbrain taboola popular trending ' +
     'breadcrumb breadcrumbs pagination pager navbar topbar masthead sidebar skiplink ' +
