@@ -197,3 +197,19 @@ describe("a portfolio's more-from section and Jetpack's like box", () => {
     expect(out).not.toContain('Loading');
   });
 });
+
+describe("WP Recipe Maker's short nutrition label and a rating span", () => {
+  it('reads "Serving: 1 bowl Calories: 298 Protein: 16g" as a nutrition panel on a recipe page', () => {
+    const label =
+      '<div><span><span>Serving: </span><span>1</span><span> bowl</span></span><span><span>Calories: </span><span>298</span></span>' +
+      '<span><span>Protein: </span><span>16</span><span>g</span></span></div>';
+    expect(boilerplateReason(block(label), Infinity, RECIPE)).toBe('nutrition');
+    expect(boilerplateReason(block('<p>Serving: 1 bowl with bread, and it is filling.</p>'), Infinity, RECIPE)).toBeNull();
+  });
+
+  it('reads a "4.9 from 86 votes" span as a counter, not an ingredient’s span', () => {
+    const row = block('<div><span class="item"><span>4.9 from 86 votes</span></span><span>Vegan</span></div>');
+    expect(boilerplateReason(row.querySelector('span span')!)).toBe('counter');
+    expect(boilerplateReason(block('<li><span>4 eggs</span> beaten</li>').firstElementChild!)).toBeNull();
+  });
+});

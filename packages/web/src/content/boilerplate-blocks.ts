@@ -292,6 +292,8 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
     // A shop's notices are often spans of the buy box ("<span>Ships from United States.</span>").
     if (page.shop === true && shopNotice) return 'shop notice';
     if (isSlideCounter(element, text) || isCaptionNumber(element, text)) return 'counter';
+    // "4.9 from 86 votes" in a recipe card's meta row of spans.
+    if (length < 60 && COUNTER.test(text)) return 'counter';
     return isRatingTally(text, page.shop) ? 'rating' : null;
   }
   // "About the author" over the box, as a heading or a paragraph styled as one.

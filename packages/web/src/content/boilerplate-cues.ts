@@ -333,8 +333,9 @@ const MANY_NUTRIENTS = 5;
  */
 export function isNutritionPanel(text: string): boolean {
   const amounts = text.match(NUTRIENT_AMOUNT)?.length ?? 0;
-  // Two are enough under the panel's own words ("Serving Size: 1/4 of recipe Calories: 412 Protein: 13g").
-  if (amounts < 3 && !(amounts === 2 && /nutrition|serving size|per serving/iu.test(text))) return false;
+  // Two are enough under the panel's own words ("Serving Size: 1/4 of recipe Calories: 412 Protein: 13g",
+  // WP Recipe Maker's "Serving: 1 bowl Calories: 298 Protein: 16g").
+  if (amounts < 3 && !(amounts === 2 && /nutrition|serving size|per serving|^serving\s*:/iu.test(text))) return false;
   const letters = (s: string) => s.match(/\p{L}/gu)?.length ?? 0;
   const rest = text.replace(NUTRIENT_AMOUNT, ' ').replace(NUTRITION_WORDS, ' ');
   return letters(rest) <= (amounts >= MANY_NUTRIENTS ? 1 / 3 : 0.25) * letters(text);
