@@ -213,3 +213,16 @@ describe("WP Recipe Maker's short nutrition label and a rating span", () => {
     expect(boilerplateReason(block('<li><span>4 eggs</span> beaten</li>').firstElementChild!)).toBeNull();
   });
 });
+
+describe('an upsell box and MediaWiki’s tagline', () => {
+  it('drops a box named "upsell" and the siteSub tagline under a MediaWiki title', () => {
+    const out = text(
+      `<html><head><title>Lighthouses</title></head><body><div id="content"><h1>Lighthouses of Brittany</h1>` +
+        `<div id="siteSub">From Wikimedia Commons, the free media repository</div><p>${PROSE}</p><p>${PROSE}</p>` +
+        `<section class="Gallery__Upsell-sc-8z0vfd-5"><h2>Unlock unlimited uploads</h2><p>Get more exposure for your work with a membership.</p></section></div></body></html>`,
+    );
+    expect(out).not.toContain('free media repository');
+    expect(out).not.toContain('Unlock unlimited uploads');
+    expect(out).toContain('Councillors said');
+  });
+});

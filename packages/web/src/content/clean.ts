@@ -77,7 +77,9 @@ addWords(
     'newsletter newsletters subscribe subscription subscriptions signup optin mailchimp ' +
     'related recommended recommendations recirculation outbrain taboola popular trending ' +
     'breadcrumb breadcrumbs pagination pager navbar topbar masthead sidebar skiplink ' +
-    'ad ads advert adverts advertisement adsbygoogle sponsor sponsored promo feedback',
+    'ad ads advert adverts advertisement adsbygoogle sponsor sponsored promo feedback upsell ' +
+    // MediaWiki's tagline under the title ("From Wikipedia, the free encyclopedia").
+    'sitesub',
 );
 addWords('layout', 'header footer menu banner widget widgets tags tagcloud');
 addWords('comments', 'comment comments commentlist disqus respond discussion replies');
