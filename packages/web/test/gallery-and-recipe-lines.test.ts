@@ -226,3 +226,15 @@ describe('an upsell box and MediaWiki’s tagline', () => {
     expect(out).toContain('Councillors said');
   });
 });
+
+describe("a step's bare number leading its item", () => {
+  it('drops a bare number that is the item’s place in an ordered list, keeps an amount that is not', () => {
+    const steps = block(
+      '<ol><li><span class="n">1</span><span>Preheat the oven to 180 °C.</span></li><li><span class="n">2</span><span>Beat the eggs and sugar.</span></li></ol>',
+    );
+    const numbers = Array.from(steps.querySelectorAll('.n'));
+    for (const number of numbers) expect(boilerplateReason(number, Infinity, RECIPE)).toBe('step number');
+    const amounts = block('<ol><li><span>3</span><span>eggs</span></li><li><span>2</span> <span>cups sugar</span></li></ol>');
+    for (const amount of Array.from(amounts.querySelectorAll('li > span:first-child'))) expect(boilerplateReason(amount, Infinity, RECIPE)).toBeNull();
+  });
+});

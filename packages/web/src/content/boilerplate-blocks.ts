@@ -151,7 +151,22 @@ const STEP_NUMBER = /^\d{1,3}[.)]$/;
 function isStepNumber(element: Element, text: string): boolean {
   const item = element.parentElement;
   if (item?.tagName !== 'LI' || item.parentElement?.tagName !== 'OL' || item.firstElementChild !== element) return false;
-  return STEP_NUMBER.test(text) && textOf(item).length > text.length + 1;
+  if (textOf(item).length <= text.length + 1) return false;
+  if (STEP_NUMBER.test(text)) return true;
+  // A badge: nothing between it and the step's text, as an amount has its space before its unit.
+  const glued = element.nextSibling?.nodeType === 1;
+  return glued && /^\d{1,3}$/.test(text) && Number(text) === itemPosition(item);
+}
+
+/**
+ * An item's place in its list, from 1. A bare number leading an ordered list's item, glued to
+ * the text after it, is the step's own number when it is the item's place
+ * ("<li><span>3</span><span>Add the flour</span>"): an amount ("3 eggs") is that only by chance.
+ */
+function itemPosition(item: Element): number {
+  let position = 1;
+  for (let sibling = item.previousElementSibling; sibling; sibling = sibling.previousElementSibling) if (sibling.tagName === 'LI') position++;
+  return position;
 }
 
 /** A step's number drawn as a badge before its label ("<div class="avatar">1</div> Step 1"). */
@@ -229,7 +244,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   const length = text.length;
   // Cheap tests first: long blocks (but lists) are never judged, so most of the page costs one read.
   if (!text || (length >= MAX_JUDGED && !list)) return null;
-  if (length < 12 && isIngredientAmount(element, text, page)) return null;
+  if (length < 12 && isIngredientAmount(element, text, page) && !isStepNumber(element, text)) return null;
   // The text with its cells apart, read once and only when a rule asks for it.
   let cellText: string | undefined;
   const cells = () => (cellText ??= spacedText(element));
