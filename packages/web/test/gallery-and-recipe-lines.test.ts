@@ -238,3 +238,26 @@ describe("a step's bare number leading its item", () => {
     for (const amount of Array.from(amounts.querySelectorAll('li > span:first-child'))) expect(boilerplateReason(amount, Infinity, RECIPE)).toBeNull();
   });
 });
+
+describe("a recipe card's taxonomy rows", () => {
+  const recipe = (card: string) =>
+    `<html><head><title>Curry</title><script type="application/ld+json">{"@type":"Recipe","name":"Curry"}</script></head><body><article><h1>Curry</h1>` +
+    `<p>${PROSE}</p><p>${PROSE}</p>${card}<h2>Ingredients</h2><ul><li>2 tins chickpeas</li><li>1 onion</li></ul>` +
+    `<h2>Method</h2><ol><li>Soften the onion.</li><li>Add the chickpeas.</li></ol></article></body></html>`;
+
+  it('drops course, cuisine, diet and keyword rows with their label in an element of its own', () => {
+    const out = text(
+      recipe(
+        '<div class="meta"><div><span class="label">Course </span><span>Cake</span></div><div><span class="label">Cuisine </span><span>British</span></div></div>' +
+          '<ul class="details"><li><span>Diet:</span> <span>Vegan</span></li></ul><p><span>Keywords:</span> chickpea curry, vegan curry</p>',
+      ),
+    );
+    for (const gone of ['Course', 'British', 'Vegan', 'Keywords']) expect([gone, out.includes(gone)]).toEqual([gone, false]);
+    expect(out).toContain('2 tins chickpeas');
+  });
+
+  it('keeps a sentence that starts with such a word', () => {
+    const out = text(recipe('<p><strong>Cuisine</strong> matters less here than timing: add the spices early.</p>'));
+    expect(out).toContain('matters less here than timing');
+  });
+});

@@ -7,7 +7,7 @@
  * Only short blocks are judged: a long paragraph is the article's, whatever words it holds.
  */
 import { linkTextLength, spacedText, textOf } from './dom';
-import { removeCodeGutters, removeSaleRows, trimCaptionCredits } from './block-trims';
+import { removeCodeGutters, removeRecipeTaxonomy, removeSaleRows, trimCaptionCredits } from './block-trims';
 import { removeDelimitedSignatures, removeRepeatedLines, wholeCard } from './thread-lines';
 import { isSectionTitle } from './section-titles';
 import {
@@ -522,7 +522,10 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
   removeCodeGutters(root);
   trimCaptionCredits(root);
   if (page.shop) removeSaleRows(root);
-  if (page.reviewed && !page.shop) removeControlLinks(root, touched);
+  if (page.reviewed && !page.shop) {
+    removeControlLinks(root, touched);
+    removeRecipeTaxonomy(root);
+  }
   // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
   for (const anchor of Array.from(root.querySelectorAll('a[href^="#"]'))) if (isPermalink(anchor)) anchor.remove();
   // So do the links back to the page's top a forum puts under each post (their boxes go with them).

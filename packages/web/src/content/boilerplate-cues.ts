@@ -392,7 +392,7 @@ export const SALE_ROW_LABEL =
 
 /** The label of a post's or recipe's taxonomy line ("Tags: Miso, Oat", "Filed under", "Category: Dinner", "Schlagwörter:"). */
 const TAXONOMY_LABEL =
-  /^(tags?|tagged( with| as)?|filed (under|in)|categories|category|topics|schlagwörter|stichwörter|étiquettes|mots[- ]clés|catégories?|etiquetas|categorías?|categorie|argomenti|tagi|kategorie|kategorien|タグ|カテゴリー?|标签|分类)(?![\p{L}\p{N}])\s*/iu;
+  /^(tags?|tagged( with| as)?|filed (under|in)|categories|category|topics|keywords|schlagwörter|stichwörter|étiquettes|mots[- ]clés|catégories?|etiquetas|categorías?|categorie|argomenti|tagi|kategorie|kategorien|タグ|カテゴリー?|标签|分类)(?![\p{L}\p{N}])\s*/iu;
 /** Terms of a taxonomy line at most, and characters of one term. */
 const MAX_TERMS = 12;
 const MAX_TERM = 30;
@@ -437,3 +437,11 @@ export function isLicenceLine(text: string): boolean {
  */
 export const MORE_FROM_HEADING =
   /^(more (artwork|art|works?|photos|pictures|images|projects|shots|galleries|albums|posts|stories|videos|recipes|articles) (by|from)|weitere (bilder|fotos|werke|beiträge|artikel|rezepte) von|plus (de|d[’'])\s?(photos|projets|œuvres|articles|recettes) de|más (fotos|obras|artículos|recetas) de|altre (foto|opere|ricette) di|altri (articoli|progetti) di)(?![\p{L}\p{N}])/iu;
+
+/**
+ * A recipe card's taxonomy labels, each in an element of its own before its terms ("Course |
+ * Cake", "Cuisine | British", "Diet: | Vegan", "Keywords: | ..."): the site's filing of the
+ * recipe, not the recipe.
+ */
+export const RECIPE_TAXONOMY_LABEL =
+  /^(course|cuisine|diet|keywords?|category|categories|tags|gang|küche|kategorie|ernährung|schlagwörter|plat|catégorie|régime|mots[- ]clés|plato|cocina|categoría|dieta|palabras clave|portata|cucina|categoria|parole chiave)\s*[:：]?$/iu;
