@@ -261,3 +261,11 @@ describe("a recipe card's taxonomy rows", () => {
     expect(out).toContain('matters less here than timing');
   });
 });
+
+describe('a wire dateline set apart from the first paragraph', () => {
+  it('reads "London CNN —" and "PARIS (AFP) –" as datelines, not a sentence ending in a dash', () => {
+    expect(boilerplateReason(block('<div><cite><span>London</span><span> CNN</span></cite><span>&nbsp;—&nbsp;</span></div>'))).toBe('dateline');
+    expect(boilerplateReason(block('<p>PARIS (AFP) –</p>'))).toBe('dateline');
+    expect(boilerplateReason(block('<p>And then the lights went out —</p>'))).toBeNull();
+  });
+});

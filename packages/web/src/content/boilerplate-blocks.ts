@@ -28,6 +28,7 @@ import {
   COUNTER,
   CREDIT,
   DATE,
+  DATELINE_LEAD,
   DISCLOSURE,
   MADE_IT_HEADING,
   MORE_FROM_HEADING,
@@ -358,6 +359,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   const dated = length < 150 ? cells() : text;
   const words = text.split(' ').length;
   if (words <= 12 && (DATE.test(dated) || AGO.test(dated) || element.querySelector('time') !== null)) return 'dateline';
+  if (length < 50 && DATELINE_LEAD.test(text)) return 'dateline';
   // A social handle counts as a link: "Tried it? Tag us on Instagram @kitchen".
   if (length < 120 && SHARE.test(text) && (links >= 2 || linkDensity >= 0.5 || /(^|\s)@\w{2,}/.test(text))) return 'share block';
   if (length < 60 && PAGER.test(text)) return 'pager';

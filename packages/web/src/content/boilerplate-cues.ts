@@ -445,3 +445,9 @@ export const MORE_FROM_HEADING =
  */
 export const RECIPE_TAXONOMY_LABEL =
   /^(course|cuisine|diet|keywords?|category|categories|tags|gang|küche|kategorie|ernährung|schlagwörter|plat|catégorie|régime|mots[- ]clés|plato|cocina|categoría|dieta|palabras clave|portata|cucina|categoria|parole chiave)\s*[:：]?$/iu;
+
+/**
+ * A wire dateline set apart from the story's first paragraph, ending in its dash ("London CNN —",
+ * "PARIS (AFP) –"): a place and a source, capitalised words only, no sentence.
+ */
+export const DATELINE_LEAD = /^\p{Lu}[\p{L}'’.]*(\s+\(?\p{Lu}[\p{L}'’.&]*\)?){0,4}\s*[—–]$/u;
