@@ -1,10 +1,9 @@
 /**
  * Trims inside blocks the content keeps whole: a code table's line-number gutter, a caption's
- * closing credit, on a shop page the table rows about the sale rather than the product, and on a
- * recipe page its card's taxonomy rows.
+ * closing credit, and on a shop page the table rows about the sale rather than the product.
  */
 import { textOf } from './dom';
-import { CREDIT, RECIPE_TAXONOMY_LABEL, SALE_ROW_LABEL, TRAILING_CREDIT } from './boilerplate-cues';
+import { CREDIT, SALE_ROW_LABEL, TRAILING_CREDIT } from './boilerplate-cues';
 
 /**
  * Line-number gutters of highlighted code (Pygments, Rouge): a table cell's pre of nothing but
@@ -55,24 +54,5 @@ export function removeSaleRows(root: Element): void {
   for (const row of Array.from(root.querySelectorAll('tr'))) {
     const label = row.querySelector('th, td');
     if (label && SALE_ROW_LABEL.test(textOf(label))) row.remove();
-  }
-}
-
-/** Characters of a taxonomy row at most: a label and a few terms. */
-const MAX_TAXONOMY_ROW = 120;
-
-/**
- * A recipe card's taxonomy rows ("Course Cake", "Cuisine British", "Diet: Vegan", list items of
- * the card's meta list or blocks of their own): the label is an element of its own, the row's
- * first, so a sentence that starts with the word ("Course salt works too") is never one.
- */
-export function removeRecipeTaxonomy(root: Element): void {
-  for (const row of Array.from(root.querySelectorAll('li, div, p'))) {
-    const label = row.firstElementChild;
-    if (!label || label.children.length > 0 || !RECIPE_TAXONOMY_LABEL.test(textOf(label))) continue;
-    const text = textOf(row);
-    if (text.length <= textOf(label).length || text.length > MAX_TAXONOMY_ROW || /[.!?]$/.test(text)) continue;
-    if ((row.firstChild?.textContent ?? '').trim() !== '' && row.firstChild !== label) continue;
-    row.remove();
   }
 }

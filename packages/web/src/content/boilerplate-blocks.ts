@@ -7,7 +7,8 @@
  * Only short blocks are judged: a long paragraph is the article's, whatever words it holds.
  */
 import { linkTextLength, spacedText, textOf } from './dom';
-import { removeCodeGutters, removeRecipeTaxonomy, removeSaleRows, trimCaptionCredits } from './block-trims';
+import { removeCodeGutters, removeSaleRows, trimCaptionCredits } from './block-trims';
+import { isIngredientAmount, removeControlLinks, removeRecipeTaxonomy } from './recipe-lines';
 import { removeDelimitedSignatures, removeRepeatedLines, wholeCard } from './thread-lines';
 import { isSectionTitle } from './section-titles';
 import {
@@ -110,30 +111,6 @@ function isLabelledValue(element: Element): boolean {
   if (!label || label.previousElementSibling || element.nextElementSibling || label.tagName === 'A') return false;
   const name = textOf(label);
   return name.length > 0 && name.length <= 40 && /\p{L}/u.test(name) && linkTextLength(label) === 0 && !RECIPE_META.test(name);
-}
-
-/** An ingredient's amount alone in its element: a count, a decimal or a fraction ("2", "1.5", "1/2", "1 1/2"). */
-const AMOUNT = /^\d{1,4}([.,]\d{1,3})?(\s?\d{1,2}\/\d{1,2})?$|^\d{1,2}\s?\/\s?\d{1,2}$/u;
-
-/** The text that follows `element` in its parent (the next non-blank node's). */
-function textAfter(element: Element): string {
-  for (let node = element.nextSibling; node; node = node.nextSibling) {
-    const text = textOf(node);
-    if (text) return text;
-  }
-  return '';
-}
-
-/**
- * On a recipe's page, an amount written apart from what it measures ("<span>1/2</span> <span>cup
- * butter</span>", Condé Nast's amount and description divs): the ingredient's line goes on in
- * words after it. A slide's counter or a tally has no words after it, or a step's label
- * ("<div>1</div> Step 1", judged as the label's).
- */
-function isIngredientAmount(element: Element, text: string, page: PageKind): boolean {
-  if (page.reviewed !== true || page.shop === true || !AMOUNT.test(text)) return false;
-  const after = textAfter(element);
-  return /^\p{L}/u.test(after) && !STEP_LABEL.test(after);
 }
 
 /** A slide's place in a carousel ("1 of 10", "3/12"), outside code. */
@@ -384,26 +361,6 @@ export function isPermalink(anchor: Element): boolean {
     /^[¶#§🔗]?$/u.test(textOf(anchor)) &&
     anchor.closest('h1, h2, h3, h4, h5, h6') !== null
   );
-}
-
-/** Whether `node` stands as a block of its own among its siblings: no text runs on before or after it. */
-function standsAlone(node: Element): boolean {
-  const blank = (sibling: Node | null) => !sibling || sibling.nodeType !== 3 || (sibling.textContent ?? '').trim() === '';
-  return blank(node.previousSibling) && blank(node.nextSibling);
-}
-
-/**
- * A recipe card's controls written as links rather than buttons ("Add to shopping list",
- * "Print"), standing alone beside the ingredients: a link is no block the rules below judge,
- * and its box holds the ingredients too. A link in a sentence ("you can print it") stays.
- */
-function removeControlLinks(root: Element, touched: Set<Element>): void {
-  for (const anchor of Array.from(root.querySelectorAll('a'))) {
-    const text = textOf(anchor);
-    if (text.length >= 60 || !RECIPE_CONTROL.test(text) || !standsAlone(anchor)) continue;
-    if (anchor.parentElement) touched.add(anchor.parentElement);
-    anchor.remove();
-  }
 }
 
 /** A link back to the page's top ("Top", "Back to top", "Nach oben"): in-page, and so worded. */
