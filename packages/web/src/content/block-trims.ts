@@ -21,13 +21,16 @@ export function removeCodeGutters(root: Element): void {
 
 /**
  * A credit at the end of a caption ("... on April 21, 2024. (Photo by A. Name/Agency)", "(AP
- * Photo/Name)", or an element of its own): the caption stays, its credit goes.
+ * Photo/Name)", or an element of its own): the caption stays, its credit goes. The credit in
+ * parentheses is the wire services' own form, so it is trimmed from any paragraph: a carousel's
+ * caption is often a plain <p> in a slide's box, no figure around it.
  */
 export function trimCaptionCredits(root: Element): void {
-  for (const caption of Array.from(root.querySelectorAll('figcaption, figure p'))) {
+  for (const caption of Array.from(root.querySelectorAll('figcaption, p'))) {
     // Or its own element after the caption's text ("... after midnight <span>Photo by A. Name</span>").
     const credit = caption.lastElementChild;
-    if (credit && CREDIT.test(textOf(credit)) && textOf(caption).length > textOf(credit).length) {
+    const inFigure = caption.tagName === 'FIGCAPTION' || caption.closest('figure') !== null;
+    if (inFigure && credit && CREDIT.test(textOf(credit)) && textOf(caption).length > textOf(credit).length) {
       credit.remove();
       continue;
     }

@@ -8,6 +8,8 @@
  */
 import { linkTextLength, spacedText, textOf } from './dom';
 import { removeCodeGutters, removeSaleRows, trimCaptionCredits } from './block-trims';
+import { isIngredientAmount, removeControlLinks, removeRecipeTaxonomy } from './recipe-lines';
+import type { PageKind } from './page-kind';
 import { removeDelimitedSignatures, removeRepeatedLines, wholeCard } from './thread-lines';
 import { isSectionTitle } from './section-titles';
 import {
@@ -29,7 +31,10 @@ import {
   CREDIT,
   CJK_CREDIT,
   DATE,
+  DATELINE_LEAD,
   DISCLOSURE,
+  MADE_IT_HEADING,
+  MORE_FROM_HEADING,
   MEMBER_JOINED,
   MEMBER_POSTS,
   PAGER,
@@ -38,6 +43,8 @@ import {
   PRICE_LABEL,
   PRODUCT_CODE,
   isNutritionPanel,
+  isTaxonomyLine,
+  isLicenceLine,
   isQuoteAttribution,
   isMemberStats,
   isPostCountLine,
@@ -124,7 +131,23 @@ const STEP_NUMBER = /^\d{1,3}[.)]$/;
 function isStepNumber(element: Element, text: string): boolean {
   const item = element.parentElement;
   if (item?.tagName !== 'LI' || item.parentElement?.tagName !== 'OL' || item.firstElementChild !== element) return false;
-  return STEP_NUMBER.test(text) && textOf(item).length > text.length + 1;
+  if (textOf(item).length <= text.length + 1) return false;
+  if (STEP_NUMBER.test(text)) return true;
+  // A badge: nothing between it and the step's text, as an amount has its space before its unit.
+  const glued = element.nextSibling?.nodeType === 1;
+  return glued && /^\d{1,3}$/.test(text) && Number(text) === itemPosition(item);
+}
+
+/**
+ * An item's place in its list, from 1. A bare number leading an ordered list's item, glued to
+ * the text after it, is the step's own number when it is the item's place
+ * ("<li><span>3</span><span>Add the flour</span>"): an amount ("3 eggs") is that only by chance.
+ */
+function itemPosition(item: Element): number {
+  let position = 1;
+  for (let sibling = item.previousElementSibling; sibling; sibling = sibling.previousElementSibling)
+    if (sibling.tagName === 'LI') position++;
+  return position;
 }
 
 /** A step's number drawn as a badge before its label ("<div class="avatar">1</div> Step 1"). */
@@ -165,17 +188,7 @@ function isMemberCardLine(element: Element, text: string, list: boolean): boolea
 /** Characters of a member card's line at most (its rank, its count, a short blurb). */
 const MAX_CARD_ITEM = 60;
 
-/**
- * What the page is, as far as the rules care. shop: it sells something (a seller's lines and a
- * shop's sections are boilerplate there); reviewed: readers review its subject (a product, a
- * recipe), so a bare "Reviews" heading opens their say, not a section of the article.
- */
-export interface PageKind {
-  shop?: boolean;
-  reviewed?: boolean;
-  /** A Q&A page or forum topic whose replies are its content (a "4 replies" heading goes, the replies stay). */
-  thread?: boolean;
-}
+export type { PageKind } from './page-kind';
 
 /**
  * Why a heading (or a title written as a block) saying `text` opens boilerplate: "3 comments",
@@ -184,7 +197,9 @@ export interface PageKind {
  * review (a product, a recipe).
  */
 function sectionHeadingReason(text: string, page: PageKind): string | null {
+  if (MORE_FROM_HEADING.test(text)) return 'more from';
   if (THREAD_HEADING.test(text) && (/\d|\s/.test(text) || page.reviewed === true)) return 'thread heading';
+  if (page.reviewed === true && !page.shop && MADE_IT_HEADING.test(text)) return 'thread heading';
   return SHOP_SECTION_HEADING.test(text) ? 'shop section' : null;
 }
 
@@ -200,6 +215,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   const length = text.length;
   // Cheap tests first: long blocks (but lists) are never judged, so most of the page costs one read.
   if (!text || (length >= MAX_JUDGED && !list)) return null;
+  if (length < 12 && isIngredientAmount(element, text, page) && !isStepNumber(element, text)) return null;
   // The text with its cells apart, read once and only when a rule asks for it.
   let cellText: string | undefined;
   const cells = () => (cellText ??= spacedText(element));
@@ -262,6 +278,8 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
     // A shop's notices are often spans of the buy box ("<span>Ships from United States.</span>").
     if (page.shop === true && shopNotice) return 'shop notice';
     if (isSlideCounter(element, text) || isCaptionNumber(element, text)) return 'counter';
+    // "4.9 from 86 votes" in a recipe card's meta row of spans.
+    if (length < 60 && COUNTER.test(text)) return 'counter';
     return isRatingTally(text, page.shop) ? 'rating' : null;
   }
   // "About the author" over the box, as a heading or a paragraph styled as one.
@@ -273,13 +291,16 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (shopNotice) return 'shop notice';
   // Counters and vote tallies alone ("3 / 12", "277"): a block of the article has words. A price
   // ("£12.00") is no counter: it is what a watch on a product page is for.
-  if (length < 20 && !/\p{L}/u.test(text) && !PRICE.test(text) && !isLabelledValue(element)) return 'no words';
+  // Counts written short ("3.1k", "1.4K") are numbers too.
+  const unabbreviated = text.replace(/(\d)[kKmM](?!\p{L})/gu, '$1');
+  if (length < 20 && !/\p{L}/u.test(unabbreviated) && !PRICE.test(text) && !isLabelledValue(element)) return 'no words';
   // A slide's place in a carousel ("1 of 10"), however it is wrapped.
   if (isSlideCounter(element, text)) return 'counter';
   // Only tallies ("[–] 288 points (2 children)", "12 replies · 3 views"): a line of the thread's chrome.
   if (length < 80 && /\d/.test(text) && !/\p{L}/u.test(text.replace(COUNTED, '')) && !isLabelledValue(element)) return 'counter';
   // A list is judged as a list: an item may quote a copyright line, the list is no footer for it.
   if (!list && length < 200 && COPYRIGHT.test(text)) return 'copyright';
+  if (!list && length < 120 && isLicenceLine(cells())) return 'licence';
   // The nutrition panel's small print.
   if (length < 300 && NUTRITION_NOTE.test(text)) return 'nutrition';
   if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length ? 'link list' : null;
@@ -301,12 +322,14 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (isRatingTally(text, page.shop)) return 'rating';
   if (length < 120 && RATING.test(text)) return 'rating';
   if (length < 120 && (CREDIT.test(text) || USAGE_TERMS.test(text) || CJK_CREDIT.test(text))) return 'credit';
+  if (length < 200 && isTaxonomyLine(text, linkDensity)) return 'taxonomy';
   if (length < 400 && BIO.test(text)) return 'author bio';
   if (length < 150 && (BYLINE_NAME.test(text) || BYLINE.test(text))) return 'byline';
   // Read with the cells apart: "5 images" and "April 21, 2024" side by side are no word "imagesApril".
   const dated = length < 150 ? cells() : text;
   const words = text.split(' ').length;
   if (words <= 12 && (DATE.test(dated) || AGO.test(dated) || element.querySelector('time') !== null)) return 'dateline';
+  if (length < 50 && DATELINE_LEAD.test(text)) return 'dateline';
   // A social handle counts as a link: "Tried it? Tag us on Instagram @kitchen".
   if (length < 120 && SHARE.test(text) && (links >= 2 || linkDensity >= 0.5 || /(^|\s)@\w{2,}/.test(text))) return 'share block';
   if (length < 60 && PAGER.test(text)) return 'pager';
@@ -465,6 +488,10 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
   removeCodeGutters(root);
   trimCaptionCredits(root);
   if (page.shop) removeSaleRows(root);
+  if (page.reviewed && !page.shop) {
+    removeControlLinks(root, touched);
+    removeRecipeTaxonomy(root);
+  }
   // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
   for (const anchor of Array.from(root.querySelectorAll('a[href^="#"]'))) if (isPermalink(anchor)) anchor.remove();
   // So do the links back to the page's top a forum puts under each post (their boxes go with them).
@@ -491,7 +518,7 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
       // The thread is the heading and what follows it in its section.
       while (element.nextSibling) element.nextSibling.remove();
     }
-    if (reason === 'author box' || (reason === 'shop section' && page.shop)) {
+    if (reason === 'author box' || reason === 'more from' || (reason === 'shop section' && page.shop)) {
       removeSection(element, touched);
       continue;
     }

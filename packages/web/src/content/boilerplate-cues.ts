@@ -107,11 +107,11 @@ export const RATING = new RegExp(
 
 /** Requests to comment, rate or share after a post or recipe. */
 export const CALL_TO_ACTION =
-  /\b(leave a (rating|comment|review)|let (me|us) know in the comments|rate this recipe|tried this recipe|did you make this)\b/iu;
+  /\b(leave a (rating|comment|review)|let (me|us) know in the comments|rate this recipe|tried this recipe|did you make this)\b|\b(have you )?made this recipe\?/iu;
 
 /** A thread's short invitation to join it ("Join the discussion", "Log in to reply"), judged on a short block only. */
 export const THREAD_INVITATION =
-  /^((join|add to) the (discussion|conversation)|post a (comment|reply)|(log|sign) in to (reply|comment|post|vote))(?![\p{L}\p{N}])/iu;
+  /^((join|add to) the (discussion|conversation)|post a (comment|reply)|(log|sign) in to (reply|comment|post|vote|like))(?![\p{L}\p{N}])/iu;
 
 /** A pitch to follow the publisher on a network ("Follow Sky News on WhatsApp", "Keep up with the latest ... by following us"). */
 export const FOLLOW_PITCH =
@@ -302,11 +302,12 @@ export const SELLER_NOTICE =
 
 /**
  * The vocabulary of a rating summary and its counts ("4.3 out of 5 Stars. 1287 reviews (1,287)",
+ * "★★★★★ 38 Ratings · 2,104 Saves",
  * "A star rating of 4.7 out of 5.", "4.7 out of 5 (58) Read reviews", "99.8% positive"): a line
  * that is nothing but these and numbers is a rating widget, whatever it is wrapped in.
  */
 const RATING_VOCABULARY =
-  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
+  /(?<!\p{L})((a )?(star )?rat(ed|ings?)( of)?|(out )?(of|von|sur|de|su)\s*5(?!\d)|\/\s*5(?!\d)|(read|see|write|show)( all| a)?|rate( this)?( recipe)?|(rezept )?bewerten|(customer |verified )?(reviews?|ratings?|votes?|stars?|photos?|saves|saved|stimmen|bewertungen|sternen?|avis|étoiles?|estrellas?|valoraciones|reseñas|voti|recensioni|stelle)|%\s*positive( feedback)?|comments?|commentaires?|kommentare?|comentarios?|commenti)(?!\p{L})|件/giu;
 
 /** Whether `text` is a rating widget's line: a digit, a rating word, and nothing else but numbers. */
 export function isRatingTally(text: string, shop = false): boolean {
@@ -322,7 +323,7 @@ const QUESTION_COUNT = /(?<!\p{L})(questions?|q\s?&\s?a)(?!\p{L})/giu;
 
 /** A nutrient as nutrition panels name it (English, German, French, Spanish, Italian), energy too ("Energy 1712kJ", "Energia 238 kcal"). */
 const NUTRIENT =
-  '(?<!\\p{L})(calories|kcal|cal|(total |saturated |trans )?fat( total)?|saturates|carbs|(total )?carbohydrates?|(total )?sugars?|(dietary )?fib(er|re)|protein|sodium|salt|cholesterol|energy|kalorien|energie|brennwert|fett|kohlenhydrate|zucker|eiweiß|ballaststoffe|énergie|glucides|lipides|protéines|sucres|fibres|energía|grasas|hidratos|carbohidratos|azúcares|proteínas|energia|grassi|carboidrati|zuccheri|proteine)(?!\\p{L})';
+  '(?<!\\p{L})(calories|kcal|cal|(total |saturated |trans )?fat( total)?|saturates|carbs|(total )?carbohydrates?|(total )?sugars?|(dietary )?fib(er|re)|protein|sodium|salt|cholesterol|energy|kalorien|energie|brennwert|fett|kohlenhydrate|zucker|eiweiß|ballaststoffe|énergie|glucides|lipides|matières grasses|protéines|sucres|fibres|energía|grasas|hidratos|carbohidratos|azúcares|proteínas|energia|grassi|carboidrati|zuccheri|proteine)(?!\\p{L})';
 /** An amount's unit on a nutrition panel. */
 const NUTRIENT_UNIT = '(k?cal|kj|g|mg|grams?|milligrams?)';
 /** A nutrient with its amount, either way round ("248 Calories", "11 grams fat", "Fat: 20g", "kcal452", "Energy 1712kJ"). */
@@ -332,7 +333,7 @@ const NUTRIENT_AMOUNT = new RegExp(
 );
 /** What else a nutrition panel says: its title, the serving it counts, daily-value percentages. */
 const NUTRITION_WORDS =
-  /nutrition(al)?( facts| information| info| analysis)?|(amount )?per (serving|portion|100 ?g)|serving( size)?|servings|portion|yield|\d+\s*%\s*(daily value|dv)?|% daily value\*?|nährwerte|(pro|je) portion|valeurs nutritionnelles|par portion|información nutricional|por (porción|ración)|valori nutrizionali|per porzione/giu;
+  /nutrition(al)?( facts| information| info| analysis)?|(amount )?per (serving|portion|100 ?g)|serving( size)?|servings|portion|yield|\d+\s*%\s*(daily value|dv)?|% daily value\*?|nährwerte|(pro|je) portion|valeurs nutritionnelles|valeur nutritive|par portion|información nutricional|por (porción|ración)|valori nutrizionali|per porzione/giu;
 /** Nutrients with their amounts that make a panel whatever its serving line says ("1 chicken thigh with about 2 tablespoons sauce: 290 calories, ..."). */
 const MANY_NUTRIENTS = 5;
 
@@ -343,8 +344,9 @@ const MANY_NUTRIENTS = 5;
  */
 export function isNutritionPanel(text: string): boolean {
   const amounts = text.match(NUTRIENT_AMOUNT)?.length ?? 0;
-  // Two are enough under the panel's own words ("Serving Size: 1/4 of recipe Calories: 412 Protein: 13g").
-  if (amounts < 3 && !(amounts === 2 && /nutrition|serving size|per serving/iu.test(text))) return false;
+  // Two are enough under the panel's own words ("Serving Size: 1/4 of recipe Calories: 412 Protein: 13g",
+  // WP Recipe Maker's "Serving: 1 bowl Calories: 298 Protein: 16g").
+  if (amounts < 3 && !(amounts === 2 && /nutrition|serving size|per serving|^serving\s*:/iu.test(text))) return false;
   const letters = (s: string) => s.match(/\p{L}/gu)?.length ?? 0;
   const rest = text.replace(NUTRIENT_AMOUNT, ' ').replace(NUTRITION_WORDS, ' ');
   return letters(rest) <= (amounts >= MANY_NUTRIENTS ? 1 / 3 : 0.25) * letters(text);
@@ -379,10 +381,17 @@ export const PRODUCT_CODE =
 /**
  * A recipe card's controls and their labels, left as text once the buttons go ("Prevent your
  * screen from going dark", "Scale", "1x 2x 3x", "Original recipe (1X) yields 8 servings", "Jump
- * to Recipe", "Print", "Pin").
+ * to Recipe", "Print", "Pin"), and its link to the site's shopping list ("Add to shopping list",
+ * "Adicionar à lista de compras", "買い物リストに追加").
  */
 export const RECIPE_CONTROL =
-  /^(prevent (your )?screen from (going dark|turning off|sleeping)|cook mode|keep (the )?screen (on|awake)|scale|(\d(\/\d)?x\s*){2,4}|original recipe \(?\d+x\)? yields? \d+ servings?|jump to (the )?(recipe|nutrition( facts)?|video)|print( recipe)?|pin( it| recipe)?|save( recipe)?)$/iu;
+  /^(prevent (your )?screen from (going dark|turning off|sleeping)|cook mode|keep (the )?screen (on|awake)|scale|(\d(\/\d)?x\s*){2,4}|original recipe \(?\d+x\)? yields? \d+ servings?|jump to (the )?(recipe|nutrition( facts)?|video)|print( recipe)?|pin( it| recipe)?|save( recipe)?|(add (ingredients )?to (your |my |the )?)?(shopping|grocery) list|(zur |auf die )?einkaufsliste( hinzufügen)?|ajouter à (la|ma) liste de courses|(añadir|agregar) a (la )?lista de (la )?compras?|aggiungi alla lista della spesa|adicionar à lista de compras|dodaj do listy zakupów|(お?買い物リスト)に(追加|入れる)|加入购物清单)$/iu;
+
+/**
+ * A heading over the photos and notes readers post of a recipe they made (Cookpad's
+ * "Cooksnaps", Japanese sites' "つくれぽ"): their say, like reviews.
+ */
+export const MADE_IT_HEADING = /^((みんなの)?つくれぽ|cooksnaps?)(\s*[(（]?\d[\d,]*件?[)）]?)?\s*:?$/iu;
 
 /**
  * The label cell of a buy box's or a listing's row about the sale rather than the thing sold
@@ -391,3 +400,71 @@ export const RECIPE_CONTROL =
  */
 export const SALE_ROW_LABEL =
   /^((dispatche[sd]|ships|shipped|sent) from|sold by|seller|fulfil?led by|returns?( policy)?|payments?|postage|delivery|shipping( cost)?|customer (reviews?|ratings?)|average (customer )?rating|best ?sellers? rank)\s*:?$/iu;
+
+/** The label of a post's or recipe's taxonomy line ("Tags: Miso, Oat", "Filed under", "Category: Dinner", "Schlagwörter:"). */
+const TAXONOMY_LABEL =
+  /^(tags?|tagged( with| as)?|filed (under|in)|categories|category|topics|keywords|schlagwörter|stichwörter|étiquettes|mots[- ]clés|catégories?|etiquetas|categorías?|categorie|argomenti|tagi|kategorie|kategorien|タグ|カテゴリー?|标签|分类)(?![\p{L}\p{N}])\s*/iu;
+/** Terms of a taxonomy line at most, and characters of one term. */
+const MAX_TERMS = 12;
+const MAX_TERM = 30;
+
+/**
+ * A taxonomy line: its label alone (its links gone with the chrome), or the label with a colon
+ * and a short list of terms ("Tags: Miso, Oat, Chocolate"), or terms that are links. A sentence
+ * ("Tags are free-form labels ...") has no colon and no linked terms.
+ */
+export function isTaxonomyLine(text: string, linkDensity: number): boolean {
+  const label = TAXONOMY_LABEL.exec(text);
+  if (!label) return false;
+  let rest = text.slice(label[0].length);
+  if (rest === '' || rest === ':' || rest === '：') return true;
+  if (!/^[:：]/u.test(rest) && linkDensity < 0.5) return false;
+  rest = rest.replace(/^[:：]\s*/u, '');
+  const terms = rest.split(/[,、|·•]/u).map((term) => term.trim());
+  return terms.length <= MAX_TERMS && terms.every((term) => term.length > 0 && term.length <= MAX_TERM && !/[.!?。！？]/u.test(term));
+}
+
+/**
+ * The vocabulary of a picture's or a text's licence line ("Public domain (CC0)", "Licensed under
+ * CC BY-NC-SA 4.0", "Download image · CC BY 2.0", "Creative Commons Attribution-ShareAlike 4.0
+ * International License").
+ */
+const LICENCE_VOCABULARY =
+  /(?<![\p{L}\p{N}])(public domain|cc0|cc[- ]by(-(sa|nc|nd))*|creative commons|attribution|sharealike|share-alike|noncommercial|non-commercial|noderivatives|international|licen[cs]ed?|released|under|the|a|some rights reserved|download|image|photo|domaine public|gemeinfrei|dominio p[uú]blico|pubblico dominio)(?![\p{L}\p{N}])/giu;
+
+/**
+ * A licence line: a licence's name ("CC0", "CC BY", "Creative Commons", "Public domain") and
+ * nothing else but its vocabulary and a version. A sentence that names a licence has words besides.
+ */
+export function isLicenceLine(text: string): boolean {
+  if (
+    text.length >= 120 ||
+    !/(?<![\p{L}\p{N}])(public domain|cc0|cc[- ]by|creative commons|domaine public|gemeinfrei|dominio p[uú]blico|pubblico dominio)(?![\p{L}\p{N}])/iu.test(
+      text,
+    )
+  )
+    return false;
+  return !/\p{L}/u.test(text.replace(LICENCE_VOCABULARY, ''));
+}
+
+/**
+ * A heading over the author's or publisher's other work ("More artwork by Mira Tanaka", "More
+ * recipes by Katrin Bauer", "More posts from this journal", "More stories from NPR"): a teaser
+ * section, whatever its tiles hold (often only pictures).
+ */
+export const MORE_FROM_HEADING =
+  /^(more (artwork|art|works?|photos|pictures|images|projects|shots|galleries|albums|posts|stories|videos|recipes|articles) (by|from)|weitere (bilder|fotos|werke|beiträge|artikel|rezepte) von|plus (de|d[’'])\s?(photos|projets|œuvres|articles|recettes) de|más (fotos|obras|artículos|recetas) de|altre (foto|opere|ricette) di|altri (articoli|progetti) di)(?![\p{L}\p{N}])/iu;
+
+/**
+ * A recipe card's taxonomy labels, each in an element of its own before its terms ("Course |
+ * Cake", "Cuisine | British", "Diet: | Vegan", "Keywords: | ..."): the site's filing of the
+ * recipe, not the recipe.
+ */
+export const RECIPE_TAXONOMY_LABEL =
+  /^(course|cuisine|diet|keywords?|category|categories|tags|gang|küche|kategorie|ernährung|schlagwörter|plat|catégorie|régime|mots[- ]clés|plato|cocina|categoría|dieta|palabras clave|portata|cucina|categoria|parole chiave)\s*[:：]?$/iu;
+
+/**
+ * A wire dateline set apart from the story's first paragraph, ending in its dash ("London CNN —",
+ * "PARIS (AFP) –"): a place and a source, capitalised words only, no sentence.
+ */
+export const DATELINE_LEAD = /^\p{Lu}[\p{L}'’.]*(\s+\(?\p{Lu}[\p{L}'’.&]*\)?){0,4}\s*[—–]$/u;

@@ -7,7 +7,7 @@
  */
 
 import { Readability } from '@mozilla/readability';
-import { HIDDEN_STYLE, forgetName, linkTextLength } from './dom';
+import { HIDDEN_STYLE, collapseSpace, forgetName, linkTextLength } from './dom';
 import { removeFormBoxes } from './form-boxes';
 import { revealHiddenSlides } from './hidden-slides';
 import { demoteProseHeadings, unwrapHeadingButtons } from './heading-buttons';
@@ -75,11 +75,13 @@ const addWords = (kind: Kind, words: string) => words.split(' ').forEach((w) => 
 addWords(
   'chrome',
   'cookie cookies consent gdpr ccpa cmp onetrust cookiebot ' +
-    'share shares sharing sharebar social sharethis addthis shareaholic ' +
+    'share shares sharing sharebar social sharethis addthis shareaholic sharedaddy ' +
     'newsletter newsletters subscribe subscription subscriptions signup optin mailchimp ' +
     'related recommended recommendations recirculation outbrain taboola popular trending ' +
     'breadcrumb breadcrumbs pagination pager navbar topbar masthead sidebar skiplink ' +
-    'ad ads advert adverts advertisement adsbygoogle sponsor sponsored promo feedback',
+    'ad ads advert adverts advertisement adsbygoogle sponsor sponsored promo feedback upsell ' +
+    // MediaWiki's tagline under the title ("From Wikipedia, the free encyclopedia").
+    'sitesub',
 );
 addWords('layout', 'header footer menu banner widget widgets tags tagcloud');
 addWords('comments', 'comment comments commentlist disqus respond discussion replies');
@@ -160,11 +162,19 @@ const GALLERY_PHOTOS = 3;
 const GALLERY_SHARE = 6;
 
 /**
+ * A page without paragraphs (div soup, as portfolio builders write it) has its prose in blocks:
+ * its text outside links and captions stands for it.
+ */
+function divSoupProse(body: HTMLElement, captionText: number): number {
+  return Math.max(0, collapseSpace(body.textContent ?? '').length - linkTextLength(body) - captionText);
+}
+
+/**
  * A page told in its captions (a photo gallery): captions (figcaptions, or elements named as
  * captions, as carousels have them) hold more text than the paragraphs outside them, or three or
  * more photos carry captions that add up to a real share of the page's prose. Its captions are
- * the content; elsewhere they are boilerplate. A page without paragraphs (div soup) says nothing
- * either way, and keeps the old rule.
+ * the content; elsewhere they are boilerplate. A page without paragraphs (div soup) is measured by
+ * its text outside links and captions instead.
  */
 function isCaptionPage(body: HTMLElement): boolean {
   const found = captionsIn(body);
@@ -186,6 +196,7 @@ function isCaptionPage(body: HTMLElement): boolean {
   let prose = 0;
   for (const p of Array.from(body.querySelectorAll('p')))
     if (!captions.has(p) && !inCaption(p)) prose += (p.textContent ?? '').trim().length;
+  if (prose === 0) prose = divSoupProse(body, captionText);
   return prose > 0 && (captionText > prose || (count >= GALLERY_PHOTOS && captionText * GALLERY_SHARE > prose));
 }
 
@@ -237,6 +248,22 @@ function protectedBy(anchors: Element[]): (element: Element) => boolean {
 function removeAll(root: ParentNode, selector: string, keep?: (el: Element) => boolean): void {
   for (const element of Array.from(root.querySelectorAll(selector))) {
     if (element.isConnected && !keep?.(element)) element.remove();
+  }
+}
+
+/**
+ * Readability throws away any element whose class or id merely contains "header", "banner",
+ * "sidebar"... ("zf-PhotoSetHeader", "gallery-header"). The box around the page's title often
+ * holds its intro (a gallery's description under its h1): such a box, holding the page's only
+ * h1 and a paragraph of prose, keeps no name for Readability to misread, as the boxes our
+ * own rules keep do not. One with no prose (a thread's title and its tags) keeps its name.
+ */
+function forgetUnlikelyTitleBoxes(anchors: Element[]): void {
+  for (const title of anchors.filter((anchor) => anchor.tagName === 'H1')) {
+    for (let box: Element | null = title.parentElement; box && box.tagName !== 'BODY'; box = box.parentElement) {
+      const name = `${box.getAttribute('class') ?? ''} ${box.getAttribute('id') ?? ''}`;
+      if (READABILITY_UNLIKELY.test(name) && holdsProse(box)) forgetName(box);
+    }
   }
 }
 
@@ -337,6 +364,7 @@ export function removeChrome(
     if (kind === 'controls' && (shop || text > MAX_CONTROLS || element.querySelector(CONTENT_BLOCKS) !== null)) continue;
     element.remove();
   }
+  forgetUnlikelyTitleBoxes(anchors);
   removeAll(body, '[rel="author"], [itemprop="author"]');
   // A product's reviews and rating summary, as the page marks them for search engines (the
   // page's own review, a critic's article, is no property of something else and stays). A review
