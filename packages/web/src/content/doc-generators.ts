@@ -1,0 +1,137 @@
+/**
+ * The chrome of API-reference pages made by documentation generators (rustdoc, Doxygen, ExDoc,
+ * javadoc, Redoc). A generator writes the same markup on every site that uses it, so its class
+ * names and ids say what a block is as reliably as a landmark role: a "source" link, a collapse
+ * toggle, a summary table that repeats the member docs below it, the list of traits every type
+ * gets for free. Each rule names its generator; none looks at a page's words.
+ */
+/**
+ * Blocks that are chrome wherever a generator writes them (its class names are its own, or
+ * sit inside its own structure):
+ * - rustdoc: the "source" links (`a.src`, older `a.srclink`), the out-of-band line beside the
+ *   title ("source · [−]"), the "Expand description" label of the top doc's toggle, and the
+ *   sections of implementations every type gets (auto traits, blanket impls) or derives
+ *   (trait implementations, docs copied from the trait: "Returns a copy of the value. Read more").
+ * - Doxygen: the member summary table (`table.memberdecls`, each entry repeated with its docs
+ *   below), the "◆" permalinks of member titles, the qualifiers column of a member's prototype,
+ *   and the header's jump links ("Public Member Functions | List of all members").
+ * - javadoc: the class's inheritance tree (java.lang.Object > ... > the class, the title
+ *   again) and a summary table's tab captions ("All Methods Instance Methods Concrete Methods").
+ * - ExDoc (hexdocs): the "View Source" links and in-page link icons beside every heading.
+ */
+const GENERATOR_CHROME = [
+  // rustdoc
+  '.rustdoc a.src',
+  '.rustdoc a.srclink',
+  '.rustdoc .out-of-band',
+  '.rustdoc summary.hideme',
+  '.rustdoc #trait-implementations',
+  '.rustdoc #trait-implementations-list',
+  '.rustdoc #synthetic-implementations',
+  '.rustdoc #synthetic-implementations-list',
+  '.rustdoc #blanket-implementations',
+  '.rustdoc #blanket-implementations-list',
+  // Doxygen
+  'table.memberdecls',
+  '.memtitle > .permalink',
+  '.memproto td.mlabels-right',
+  '#doc-content > .header > .summary',
+  // javadoc
+  '.contentContainer > ul.inheritance',
+  'table.memberSummary > caption',
+  // ExDoc
+  'a.icon-action[rel="help"]',
+  'a.detail-link',
+  'h1 > small.app-vsn',
+  // ExDoc's summary: each function's signature and first line, repeated in full below.
+  'section#summary.details-list',
+].join(', ');
+
+/** rustdoc marks its body (`<body class="rustdoc struct">`); older versions only its generator meta. */
+function markRustdoc(document: Document): void {
+  const generator = document.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? '';
+  if (/^rustdoc\b/i.test(generator)) document.body?.classList.add('rustdoc');
+}
+
+/** Doxygen's page footer inside the content: "The documentation for this class was generated from the following file:" and the file list after its rule. */
+const DOXYGEN_GENERATED_FROM = /^The documentation for this .{1,40} generated from the following files?:?$/;
+
+function removeDoxygenGeneratedFrom(body: HTMLElement): void {
+  for (const rule of Array.from(body.querySelectorAll('#doc-content .contents > hr'))) {
+    const note = rule.nextSibling;
+    if (!note || !DOXYGEN_GENERATED_FROM.test((note.textContent ?? '').trim())) continue;
+    const list = note.nextSibling?.nodeType === 1 ? note.nextSibling : note.nextSibling?.nextSibling;
+    if (list && (list as Element).tagName === 'UL') (list as Element).remove();
+    note.remove();
+    rule.remove();
+  }
+}
+
+/** Removes the chrome documentation generators write into their pages, in place. */
+function removeGeneratorChrome(document: Document): void {
+  const body = document.body;
+  if (!body) return;
+  markRustdoc(document);
+  for (const element of Array.from(body.querySelectorAll(GENERATOR_CHROME))) if (element.isConnected) element.remove();
+  removeDoxygenGeneratedFrom(body);
+}
+
+/** Makes `element` an h1 (keeping its children), or nothing when the page has an h1 of its own. */
+function makeTitle(element: Element | null): void {
+  if (!element || element.ownerDocument.querySelector('h1')) return;
+  const heading = element.ownerDocument.createElement('h1');
+  while (element.firstChild) heading.appendChild(element.firstChild);
+  element.replaceWith(heading);
+}
+
+/**
+ * Renames `element` to `tag`, keeping its id and children. Not its class: ExDoc's "signature"
+ * is a forum's signature by name.
+ */
+function rename(element: Element, tag: string): void {
+  const renamed = element.ownerDocument.createElement(tag);
+  const id = element.getAttribute('id');
+  if (id) renamed.setAttribute('id', id);
+  while (element.firstChild) renamed.appendChild(element.firstChild);
+  element.replaceWith(renamed);
+}
+
+/**
+ * Gives a generated page one h1, its title, as the rest of extraction expects:
+ * - Doxygen writes the title as `div.headertitle > div.title` and no h1 at all;
+ * - javadoc writes it as the header's `h2.title` ("Class TokenBucketLimiter");
+ * - ExDoc writes each section ("Summary", "Functions") and each function's signature as an h1
+ *   besides the module's name: sections become h2 and signatures h3.
+ */
+function normaliseGeneratorHeadings(document: Document): void {
+  const body = document.body;
+  if (!body) return;
+  makeTitle(body.querySelector('#doc-content .headertitle > .title'));
+  makeTitle(body.querySelector('.header > h2.title'));
+  for (const heading of Array.from(body.querySelectorAll('h1.section-heading'))) rename(heading, 'h2');
+  for (const heading of Array.from(body.querySelectorAll('.detail-header > h1.signature'))) rename(heading, 'h3');
+}
+
+/**
+ * A code block's links are cross-references (rustdoc, ExDoc and javadoc link every type name in
+ * a signature: `@spec take(<a>t</a>(), <a>term</a>())`), not navigation; Readability counts them
+ * as links and drops a short signature's box as "a little linky". They become plain text (a
+ * code block in markdown holds no links anyway).
+ */
+function unlinkCodeBlocks(document: Document): void {
+  for (const anchor of Array.from(document.querySelectorAll('pre a'))) {
+    while (anchor.firstChild) anchor.parentNode?.insertBefore(anchor.firstChild, anchor);
+    anchor.remove();
+  }
+}
+
+/**
+ * Mends a page made by a documentation generator before anything reads it: its chrome goes and
+ * its title becomes its one h1. Runs before the page's heading is read (a "View Source" link
+ * sits inside ExDoc's h1).
+ */
+export function prepareGeneratedPage(document: Document): void {
+  removeGeneratorChrome(document);
+  unlinkCodeBlocks(document);
+  normaliseGeneratorHeadings(document);
+}

@@ -1,0 +1,110 @@
+import { createContentExtractor } from '../src/content/page-content';
+
+const text = (html: string) => createContentExtractor().extract(html, 'https://docs.example/api/page.html', { text: true }).text ?? '';
+/** The content's first line: its h1, the page's title as extraction found it. */
+const heading = (out: string) => out.split('\n')[0]?.replace(/^#\s*/, '');
+
+const PROSE =
+  'The limiter keeps the timestamps of recent events and drops the ones that have aged out, so a client can never send twice the limit across a window boundary. ' +
+  'Memory use is proportional to the limit, and every call takes constant time once the oldest entries have been dropped from the front of the queue. ';
+
+describe('rustdoc pages', () => {
+  const page =
+    '<html><head><meta name="generator" content="rustdoc"><title>RateWindow in tallyho - Rust</title></head>' +
+    '<body class="rustdoc struct"><nav class="sidebar"><a href="#">RateWindow</a></nav><main><section id="main-content" class="content">' +
+    '<div class="main-heading"><h1>Struct tallyho::RateWindow</h1><span class="out-of-band"><a class="src" href="../src/w.rs.html#18">source</a> · [−]</span></div>' +
+    '<pre class="rust item-decl"><code>pub struct RateWindow { /* private fields */ }</code></pre>' +
+    `<details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><div class="docblock"><p>${PROSE}</p></div></details>` +
+    '<h2 id="implementations" class="section-header">Implementations</h2>' +
+    '<details class="toggle method-toggle" open><summary><section id="method.new" class="method"><a class="src rightside" href="../src/w.rs.html#31">source</a>' +
+    '<h4 class="code-header">pub fn new(period: Duration) -&gt; Self</h4></section></summary><div class="docblock"><p>Creates a window admitting a number of events per period of time.</p></div></details>' +
+    '<h2 id="trait-implementations" class="section-header">Trait Implementations</h2><div id="trait-implementations-list"><section class="impl"><h3 class="code-header">impl Clone for RateWindow</h3></section><div class="docblock">Returns a copy of the value. Read more</div></div>' +
+    '<h2 id="synthetic-implementations" class="section-header">Auto Trait Implementations</h2><div id="synthetic-implementations-list"><section class="impl"><h3 class="code-header">impl Send for RateWindow</h3></section></div>' +
+    '<h2 id="blanket-implementations" class="section-header">Blanket Implementations</h2><div id="blanket-implementations-list"><section class="impl"><h3 class="code-header">impl&lt;T&gt; From&lt;T&gt; for T</h3></section></div>' +
+    '</section></main></body></html>';
+
+  it('lose their source links, toggle labels and the implementations every type gets', () => {
+    const out = text(page);
+    expect(out).toContain('pub struct RateWindow');
+    expect(out).toContain('The limiter keeps the timestamps');
+    expect(out).toContain('pub fn new(period: Duration) -> Self');
+    expect(out).toContain('Creates a window admitting');
+    for (const gone of ['source', 'Expand description', 'Trait Implementations', 'impl Clone for', 'Returns a copy', 'impl Send for', 'Blanket Implementations', 'impl<T> From<T>'])
+      expect(out).not.toContain(gone);
+  });
+
+  it('are known by their generator meta when the body is not marked', () => {
+    expect(text(page.replace('class="rustdoc struct"', ''))).not.toContain('Auto Trait Implementations');
+  });
+});
+
+describe('Doxygen pages', () => {
+  const page =
+    '<html><head><meta name="generator" content="Doxygen 1.9.8"><title>SensorKit: sensorkit::RingBuffer&lt; T &gt; Class Template Reference</title></head><body>' +
+    '<div id="top"><div id="projectname">SensorKit</div></div><div id="doc-content">' +
+    '<div class="header"><div class="summary"><a href="#pub-methods">Public Member Functions</a> | <a href="members.html">List of all members</a></div>' +
+    '<div class="headertitle"><div class="title">sensorkit::RingBuffer&lt; T &gt; Class Template Reference</div></div></div>' +
+    '<div class="contents"><table class="memberdecls"><tr class="heading"><td colspan="2"><h2 class="groupheader">Public Member Functions</h2></td></tr>' +
+    '<tr><td class="memItemLeft">bool&#160;</td><td class="memItemRight"><a class="el" href="#a1">try_push</a> (const T &amp;value) noexcept</td></tr></table>' +
+    `<h2 class="groupheader">Detailed Description</h2><div class="textblock"><p>${PROSE}</p></div>` +
+    '<h2 class="groupheader">Member Function Documentation</h2><h2 class="memtitle"><span class="permalink"><a href="#a1">&#9670;&#160;</a></span>try_push()</h2>' +
+    '<div class="memitem"><div class="memproto"><table class="mlabels"><tr><td class="mlabels-left"><table class="memname"><tr><td class="memname">bool sensorkit::RingBuffer::try_push</td><td>(</td><td class="paramname">value</td><td>)</td></tr></table></td>' +
+    '<td class="mlabels-right"><span class="mlabels"><span class="mlabel">noexcept</span></span></td></tr></table></div>' +
+    '<div class="memdoc"><p>Append a value if there is room in the buffer for it.</p></div></div>' +
+    '<hr/>The documentation for this class was generated from the following file:<ul><li>include/sensorkit/ring_buffer.hpp</li></ul>' +
+    '</div></div></body></html>';
+
+  it('take their title from the header, and lose the member summary, permalinks, qualifiers and footer', () => {
+    const out = text(page);
+    expect(heading(out)).toBe('sensorkit::RingBuffer< T > Class Template Reference');
+    expect(out).toContain('Detailed Description');
+    expect(out).toContain('bool sensorkit::RingBuffer::try_push');
+    expect(out).toContain('Append a value if there is room');
+    for (const gone of ['Public Member Functions', 'List of all members', '◆', 'noexcept', 'The documentation for this class', 'ring_buffer.hpp'])
+      expect(out).not.toContain(gone);
+  });
+});
+
+describe('javadoc pages', () => {
+  it('take their title from the header, and lose the inheritance tree and summary tab captions', () => {
+    const page =
+      '<html><head><title>TokenBucketLimiter (quarry-core 2.4.1 API)</title></head><body><div class="topNav"><ul><li>Overview</li></ul></div>' +
+      '<div class="header"><div class="subTitle">io.quarry.core.limit</div><h2 title="Class TokenBucketLimiter" class="title">Class TokenBucketLimiter</h2></div>' +
+      '<div class="contentContainer"><ul class="inheritance"><li>java.lang.Object</li><li><ul class="inheritance"><li>io.quarry.core.limit.TokenBucketLimiter</li></ul></li></ul>' +
+      `<div class="description"><pre>public final class TokenBucketLimiter</pre><div class="block"><p>${PROSE}</p></div></div>` +
+      '<div class="summary"><h3>Method Summary</h3><table class="memberSummary"><caption><span>All Methods</span><span>Instance Methods</span></caption>' +
+      '<tr><th>Modifier and Type</th><th>Method and Description</th></tr><tr><td><code>boolean</code></td><td><code>tryAcquire()</code> Takes one permit if it is available.</td></tr></table></div>' +
+      '</div></body></html>';
+    const out = text(page);
+    expect(heading(out)).toBe('Class TokenBucketLimiter');
+    expect(out).toContain('public final class TokenBucketLimiter');
+    expect(out).toContain('Takes one permit if it is available.');
+    for (const gone of ['java.lang.Object', 'io.quarry.core.limit.TokenBucketLimiter', 'All Methods', 'Instance Methods']) expect(out).not.toContain(gone);
+  });
+});
+
+describe('ExDoc (hexdocs) pages', () => {
+  const detail = (id: string, signature: string, spec: string, doc: string) =>
+    `<section class="detail" id="${id}"><div class="detail-header"><a href="#${id}" class="detail-link" aria-label="Link to this function"></a>` +
+    `<h1 class="signature" translate="no">${signature}</h1><a href="https://github.com/x/y/blob/v1/lib/b.ex#L4" class="icon-action" rel="help" aria-label="View Source"></a></div>` +
+    `<section class="docstring"><div class="specs"><pre translate="no">${spec}</pre></div><p>${doc}</p></section></section>`;
+  const page =
+    '<html><head><meta name="generator" content="ExDoc v0.34.1"><title>Tollgate.Bucket — tollgate v0.9.2</title></head><body>' +
+    '<nav id="sidebar" class="sidebar"><a href="Tollgate.html">tollgate</a></nav><main class="content" id="main"><div id="content" class="content-inner">' +
+    '<div id="top-content"><h1><a href="https://github.com/x/y/blob/v1/lib/b.ex#L1" title="View Source" class="icon-action" rel="help"><span class="sr-only">View Source</span></a>' +
+    '<span translate="no">Tollgate.Bucket</span> <small class="app-vsn">(tollgate v0.9.2)</small></h1>' +
+    `<section id="moduledoc"><p>${PROSE}</p></section></div>` +
+    '<section id="summary" class="details-list"><h1 class="section-heading"><span class="text">Summary</span></h1><div class="summary-row"><div class="summary-signature"><a href="#new/1">new(opts)</a></div>' +
+    '<div class="summary-synopsis"><p>Creates a bucket definition.</p></div></div></section>' +
+    '<section id="functions" class="details-list"><h1 class="section-heading"><span class="text">Functions</span></h1><div class="functions-list">' +
+    detail('new/1', 'new(opts)', '@spec new(<a href="https://hexdocs.pm/elixir/typespecs.html">keyword</a>()) :: <a href="#t:t/0">t</a>()', 'Creates a bucket definition from options given as a keyword list.') +
+    detail('take/3', 'take(bucket, key)', '@spec take(<a href="#t:t/0">t</a>(), <a href="https://hexdocs.pm/elixir/typespecs.html">term</a>()) :: :ok', 'Attempts to remove one token from the bucket for the key.') +
+    '</div></section></div></main></body></html>';
+
+  it('keep one h1, the module, and each function’s signature and linked spec; lose the summary and source links', () => {
+    const out = text(page);
+    expect(heading(out)).toBe('Tollgate.Bucket');
+    for (const kept of ['new(opts)', '@spec new(keyword()) :: t()', 'take(bucket, key)', '@spec take(t(), term()) :: :ok', 'Attempts to remove one token']) expect(out).toContain(kept);
+    for (const gone of ['View Source', 'Summary', 'Creates a bucket definition.\n', '(tollgate v0.9.2)']) expect(out).not.toContain(gone);
+  });
+});
