@@ -108,3 +108,45 @@ describe('ExDoc (hexdocs) pages', () => {
     for (const gone of ['View Source', 'Summary', 'Creates a bucket definition.\n', '(tollgate v0.9.2)']) expect(out).not.toContain(gone);
   });
 });
+
+describe('Redoc pages', () => {
+  const page =
+    '<html><head><title>Parcelroute API Reference</title></head><body><div id="redoc"><div class="sc-a redoc-wrap"><div class="menu-content"><ul role="menu"><li>Create a shipment</li></ul></div>' +
+    '<div class="api-content"><div id="op" class="sc-b"><h2>Create a shipment</h2><div class="sc-c"><p>Creates a shipment, validates both addresses and returns the available rates for it.</p></div>' +
+    '<h5>Request Body schema: application/json</h5><table><tbody><tr><td kind="field" title="to_address"><span class="property-name">to_address</span><div class="sc-d">required</div></td>' +
+    '<td><div><span>object</span></div><div><p>Recipient address. Country is a two-letter ISO 3166 code.</p></div></td></tr></tbody></table>' +
+    '<div><h3>Responses</h3><div><button class="sc-e"><strong>201 </strong><div class="sc-f"><p>Shipment created, with a list of rates.</p></div></button></div>' +
+    '<div><button class="sc-e"><strong>422 </strong><div><p>One of the addresses could not be validated.</p></div></button></div></div>' +
+    '<div><h3>Request samples</h3><ul class="react-tabs__tab-list" role="tablist"><li class="react-tabs__tab" role="tab">Payload</li></ul>' +
+    '<div role="tabpanel"><button>Copy</button><pre>{ "to_address": { "country": "PT" } }</pre></div></div></div></div></div></div></body></html>';
+
+  it('keep the responses written in their buttons, and lose tab labels and field labels', () => {
+    const out = text(page);
+    expect(out).toContain('Shipment created, with a list of rates.');
+    expect(out).toContain('One of the addresses could not be validated.');
+    expect(out).toContain('"country": "PT"');
+    for (const gone of ['required', 'Payload', 'Copy']) expect(out).not.toContain(gone);
+  });
+
+  it('but a button’s one-word label in a paragraph is still a control', () => {
+    const prose = `<html><body><article><h1>Parallel tests</h1><p>${PROSE}</p><button aria-label="Listen"><p>Listen</p></button><p>${PROSE}</p></article></body></html>`;
+    expect(text(prose)).not.toContain('Listen');
+  });
+});
+
+describe('kramdown tables of contents (Jekyll: Just the Docs)', () => {
+  it('go with their disclosure label; the line introducing a code block stays, whatever it says', () => {
+    const page =
+      '<html><head><title>Configuration file</title></head><body><main><div id="main-content"><h1>Configuration file</h1>' +
+      '<details open><summary class="text-delta">Table of contents</summary><ol id="markdown-toc"><li><a href="#where">Where it looks</a></li><li><a href="#example">A minimal example</a></li></ol></details>' +
+      `<h2 id="where">Where it looks</h2><p>${PROSE}</p>` +
+      '<h2 id="example">A minimal example</h2><p>This configuration writes a calendar file that your calendar app can subscribe to:</p>' +
+      '<div class="language-toml highlighter-rouge"><div class="highlight"><pre class="highlight"><code>[output]\npath = "tides.ics"</code></pre></div></div>' +
+      `<p>${PROSE}</p></div></main></body></html>`;
+    const out = text(page);
+    expect(out).not.toContain('Table of contents');
+    expect(out).not.toContain('Where it looks\nA minimal example');
+    expect(out).toContain('your calendar app can subscribe to:');
+    expect(out).toContain('path = "tides.ics"');
+  });
+});

@@ -112,6 +112,20 @@ function isSlideCounter(element: Element, text: string): boolean {
   return SLIDE_COUNTER.test(text) && !element.closest('pre, code');
 }
 
+/** How deep a code block may sit in the block after a line that introduces it (`<div class="highlight"><pre>`). */
+const CODE_WRAPPER_DEPTH = 3;
+
+/**
+ * A line ending in a colon right before a code block introduces it ("...writes them to a
+ * calendar file your app can subscribe to:"): the article's prose, whatever words it holds.
+ */
+function introducesCode(element: Element, text: string): boolean {
+  if (!text.endsWith(':')) return false;
+  let next = element.nextElementSibling;
+  for (let depth = 0; next && depth <= CODE_WRAPPER_DEPTH; depth++, next = next.firstElementChild) if (next.tagName === 'PRE') return true;
+  return false;
+}
+
 /** A step's number as a list marker ("1.", "2)"); a bare "3" may be an ingredient's amount. */
 const STEP_NUMBER = /^\d{1,3}[.)]$/;
 
@@ -288,7 +302,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   // Almost all link: a teaser ("<a>Other story</a> 12 March"); "Next: <a>the second post</a>" stays.
   if (length < 200 && linkDensity >= 0.8) return 'teaser';
   if (length < 200 && links > 0 && TEASER_LABEL.test(text)) return 'teaser';
-  if (length < 300 && SUBSCRIBE.test(text)) return 'subscription pitch';
+  if (length < 300 && SUBSCRIBE.test(text) && !introducesCode(element, text)) return 'subscription pitch';
   if (length < 200 && (FOLLOW_PITCH.test(text) || FOLLOW_INVITATION.test(text))) return 'subscription pitch';
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';

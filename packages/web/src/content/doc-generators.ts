@@ -5,6 +5,7 @@
  * toggle, a summary table that repeats the member docs below it, the list of traits every type
  * gets for free. Each rule names its generator; none looks at a page's words.
  */
+import { textOf } from './dom';
 /**
  * Blocks that are chrome wherever a generator writes them (its class names are its own, or
  * sit inside its own structure):
@@ -17,6 +18,8 @@
  *   and the header's jump links ("Public Member Functions | List of all members").
  * - javadoc: the class's inheritance tree (java.lang.Object > ... > the class, the title
  *   again) and a summary table's tab captions ("All Methods Instance Methods Concrete Methods").
+ * - Redoc: the tab labels over request and response samples ("Payload", "201 422") and the
+ *   labels under a schema field's name ("required", "deprecated"); its other classes are hashes.
  * - ExDoc (hexdocs): the "View Source" links and in-page link icons beside every heading.
  */
 const GENERATOR_CHROME = [
@@ -43,6 +46,12 @@ const GENERATOR_CHROME = [
   'a.icon-action[rel="help"]',
   'a.detail-link',
   'h1 > small.app-vsn',
+  // Redoc
+  '.redoc-wrap .react-tabs__tab-list',
+  '.redoc-wrap td[kind="field"] > div',
+  // kramdown's table of contents (Jekyll themes: Just the Docs), in its disclosure box or not
+  'details:has(> #markdown-toc)',
+  '#markdown-toc',
   // ExDoc's summary: each function's signature and first line, repeated in full below.
   'section#summary.details-list',
 ].join(', ');
@@ -125,6 +134,24 @@ function unlinkCodeBlocks(document: Document): void {
   }
 }
 
+/** Words enough to say something: four or more. */
+const SENTENCE = /^\S+(\s+\S+){3,}/u;
+
+/**
+ * A button holding a paragraph is a disclosure's header written out in full (Redoc lists an
+ * operation's responses as `<button><strong>201</strong><div><p>Shipment created.</p></div></button>`):
+ * its text is the page's, not a control's label, and stays when the controls go. A sentence, not
+ * a label in a paragraph (Medium's `<button><p>Listen</p></button>`).
+ */
+function unwrapParagraphButtons(document: Document): void {
+  for (const button of Array.from(document.querySelectorAll('button'))) {
+    if (!Array.from(button.querySelectorAll('p')).some((p) => SENTENCE.test(textOf(p)))) continue;
+    const box = document.createElement('div');
+    while (button.firstChild) box.appendChild(button.firstChild);
+    button.replaceWith(box);
+  }
+}
+
 /**
  * Mends a page made by a documentation generator before anything reads it: its chrome goes and
  * its title becomes its one h1. Runs before the page's heading is read (a "View Source" link
@@ -133,5 +160,6 @@ function unlinkCodeBlocks(document: Document): void {
 export function prepareGeneratedPage(document: Document): void {
   removeGeneratorChrome(document);
   unlinkCodeBlocks(document);
+  unwrapParagraphButtons(document);
   normaliseGeneratorHeadings(document);
 }
