@@ -150,3 +150,14 @@ describe('kramdown tables of contents (Jekyll: Just the Docs)', () => {
     expect(out).toContain('path = "tides.ics"');
   });
 });
+
+describe('a heading in a box of its own with its permalink', () => {
+  it('keeps its title (GitHub’s rendered markdown, GitBook)', () => {
+    const section = (id: string, title: string) =>
+      `<div class="markdown-heading" id="${id}"><h2 class="heading-element">${title}</h2><a class="anchor" aria-label="Permalink: ${title}" href="#${id}"><svg></svg></a></div><p>${PROSE}</p>`;
+    const page = `<html><head><title>Building on Windows</title></head><body><main><article class="markdown-body"><h1>Building on Windows</h1>${section('requirements', 'Requirements')}${section('getting-the-source', 'Getting the source')}</article></main></body></html>`;
+    const out = text(page);
+    expect(out).toContain('Requirements');
+    expect(out).toContain('Getting the source');
+  });
+});

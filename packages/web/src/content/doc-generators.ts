@@ -153,6 +153,25 @@ function unwrapParagraphButtons(document: Document): void {
 }
 
 /**
+ * A heading wrapped in a box of its own with its permalink (GitHub's rendered markdown:
+ * `<div class="markdown-heading"><h2>Requirements</h2><a class="anchor" href="#requirements"><svg/></a></div>`;
+ * GitBook's `<div id="create-an-endpoint"><h2>…</h2><div><a href="#create-an-endpoint"></a></div></div>`).
+ * Readability drops a div whose text is all heading as holding "no useful content", and the
+ * section's title goes with it: the box gives way to its heading (which takes the box's id, the
+ * permalinks' target).
+ */
+function unwrapHeadingWrappers(document: Document): void {
+  for (const heading of Array.from(document.querySelectorAll('div > h2, div > h3, div > h4, div > h5, div > h6'))) {
+    const box = heading.parentElement;
+    if (!box || box.tagName !== 'DIV' || textOf(box) !== textOf(heading) || box.querySelector('img, picture, pre, table, p')) continue;
+    if (box.querySelectorAll('h1, h2, h3, h4, h5, h6').length !== 1) continue;
+    const id = box.getAttribute('id');
+    if (id && !heading.hasAttribute('id')) heading.setAttribute('id', id);
+    box.replaceWith(heading);
+  }
+}
+
+/**
  * Mends a page made by a documentation generator before anything reads it: its chrome goes and
  * its title becomes its one h1. Runs before the page's heading is read (a "View Source" link
  * sits inside ExDoc's h1).
@@ -161,5 +180,6 @@ export function prepareGeneratedPage(document: Document): void {
   removeGeneratorChrome(document);
   unlinkCodeBlocks(document);
   unwrapParagraphButtons(document);
+  unwrapHeadingWrappers(document);
   normaliseGeneratorHeadings(document);
 }
