@@ -1,4 +1,6 @@
 import { createContentExtractor } from '../src/content/page-content';
+import { parseDocument } from '../src/content/dom';
+import { prepareGeneratedPage } from '../src/content/doc-generators';
 
 const text = (html: string) => createContentExtractor().extract(html, 'https://docs.example/api/page.html', { text: true }).text ?? '';
 /** The content's first line: its h1, the page's title as extraction found it. */
@@ -159,5 +161,23 @@ describe('a heading in a box of its own with its permalink', () => {
     const out = text(page);
     expect(out).toContain('Requirements');
     expect(out).toContain('Getting the source');
+  });
+
+  it('keeps its title when its section holds nothing else (MDN’s “Examples” over the examples’ sections)', () => {
+    const page =
+      `<html><head><title>AbortSignal.timeout()</title></head><body><main><article><h1>AbortSignal.timeout()</h1><p>${PROSE}</p>` +
+      '<section aria-labelledby="examples"><h2 id="examples"><a href="#examples">Examples</a></h2></section>' +
+      `<section aria-labelledby="slow"><h3 id="slow"><a href="#slow">Cancelling a slow fetch</a></h3><div class="section-content"><p>${PROSE}</p></div></section></article></main></body></html>`;
+    expect(text(page)).toContain('Examples\n');
+  });
+
+  it('is a heading’s box by its permalink: a forum’s user box around a name stays as it is', () => {
+    const document = parseDocument(
+      '<body><div class="PostUser"><h3 class="PostUser-name"><span>?</span></h3></div><div class="markdown-heading"><h2>Usage</h2><a class="anchor" href="#usage"></a></div></body>',
+    );
+    prepareGeneratedPage(document);
+    expect(document.querySelector('div.PostUser > h3')).not.toBeNull();
+    expect(document.querySelector('div.markdown-heading')).toBeNull();
+    expect(document.querySelector('body > h2')?.textContent).toBe('Usage');
   });
 });

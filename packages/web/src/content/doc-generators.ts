@@ -158,13 +158,19 @@ function unwrapParagraphButtons(document: Document): void {
  * GitBook's `<div id="create-an-endpoint"><h2>…</h2><div><a href="#create-an-endpoint"></a></div></div>`).
  * Readability drops a div whose text is all heading as holding "no useful content", and the
  * section's title goes with it: the box gives way to its heading (which takes the box's id, the
- * permalinks' target).
+ * permalinks' target). So does a section holding only its heading (MDN writes "Examples" as
+ * `<section><h2><a href="#examples">Examples</a></h2></section>` before the examples' own
+ * sections), which would go as a title left without its list.
  */
+const HEADING_IN_BOX = ['div', 'section'].flatMap((box) => ['h2', 'h3', 'h4', 'h5', 'h6'].map((h) => `${box} > ${h}`)).join(', ');
 function unwrapHeadingWrappers(document: Document): void {
-  for (const heading of Array.from(document.querySelectorAll('div > h2, div > h3, div > h4, div > h5, div > h6'))) {
+  for (const heading of Array.from(document.querySelectorAll(HEADING_IN_BOX))) {
     const box = heading.parentElement;
-    if (!box || box.tagName !== 'DIV' || textOf(box) !== textOf(heading) || box.querySelector('img, picture, pre, table, p')) continue;
+    if (!box || (box.tagName !== 'DIV' && box.tagName !== 'SECTION') || textOf(box) !== textOf(heading) || box.querySelector('img, picture, pre, table, p')) continue;
     if (box.querySelectorAll('h1, h2, h3, h4, h5, h6').length !== 1) continue;
+    // A div is a heading's box by the permalink beside it (a forum's user box around its name is not).
+    const permalink = Array.from(box.querySelectorAll('a[href^="#"]')).some((a) => !heading.contains(a));
+    if (box.tagName === 'DIV' && !permalink) continue;
     const id = box.getAttribute('id');
     if (id && !heading.hasAttribute('id')) heading.setAttribute('id', id);
     box.replaceWith(heading);
