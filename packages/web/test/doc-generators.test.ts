@@ -181,3 +181,26 @@ describe('a heading in a box of its own with its permalink', () => {
     expect(document.querySelector('body > h2')?.textContent).toBe('Usage');
   });
 });
+
+describe('docs callouts', () => {
+  const page = (callout: string) =>
+    `<html><head><title>Retries</title></head><body><nav><a href="/">Home</a></nav><main><article><h1>Retries</h1><p>${PROSE}</p>${callout}<p>${PROSE}</p></article></main></body></html>`;
+
+  it('keep a note written as an aside in the article (Starlight)', () => {
+    const note =
+      '<aside aria-label="Note" class="starlight-aside starlight-aside--note"><p class="starlight-aside__title">Note</p>' +
+      '<section class="starlight-aside__content"><p>A job that raises PermanentError is never retried, regardless of the policy set.</p></section></aside>';
+    expect(text(page(note))).toContain('is never retried, regardless of the policy');
+  });
+
+  it('keep a warning box whose utility classes read as chrome (Mintlify)', () => {
+    const warning =
+      '<div class="callout my-4 overflow-hidden rounded-2xl" data-callout-type="warning"><div class="mt-0.5 w-4"><svg aria-label="Warning"></svg></div>' +
+      '<div class="text-sm prose"><p>Never reuse a key for a different operation, or the API answers with a mismatch error.</p></div></div>';
+    expect(text(page(warning))).toContain('Never reuse a key for a different operation');
+  });
+
+  it('but an aside that is no callout is still the page’s chrome', () => {
+    expect(text(page('<aside class="promo-box"><p>Try the hosted version free for thirty days, no card needed.</p></aside>'))).not.toContain('hosted version');
+  });
+});

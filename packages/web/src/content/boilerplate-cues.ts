@@ -380,3 +380,6 @@ export const RECIPE_CONTROL =
  */
 export const SALE_ROW_LABEL =
   /^((dispatche[sd]|ships|shipped|sent) from|sold by|seller|fulfil?led by|returns?( policy)?|payments?|postage|delivery|shipping( cost)?|customer (reviews?|ratings?)|average (customer )?rating|best ?sellers? rank)\s*:?$/iu;
+
+/** Class words of a note set in the article's text (docs' admonitions: "note", "tip", "warning"). */
+export const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;

@@ -16,7 +16,7 @@ import { isSiteNameHeading } from './site-name';
 import { repliesShareThePostTemplate } from './discussion';
 import { declaresDiscussion, isShopPage, readStructuredData, type StructuredData } from './structured-data';
 import { productTitle, pruneBuyBox } from './buy-box';
-import { isSignatureName } from './boilerplate-cues';
+import { CALLOUT, isSignatureName } from './boilerplate-cues';
 
 /** Never content. */
 const NOT_CONTENT = [
@@ -89,7 +89,6 @@ addWords('byline', 'usertitle');
 const PREFIXES = ['cookie', 'consent', 'newsletter', 'subscribe', 'advert', 'sponsor', 'breadcrumb', 'related', 'social', 'sharebutton'];
 
 const ARIA_CHROME = /\b(share|sharing|cookie|consent|newsletter|subscribe|related|comments|breadcrumb|advert|social|sponsored)/i;
-const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
 
 /**
  * Test hooks name a block by its role as plainly as a class would ("related-pins",

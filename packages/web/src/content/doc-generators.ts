@@ -5,7 +5,9 @@
  * toggle, a summary table that repeats the member docs below it, the list of traits every type
  * gets for free. Each rule names its generator; none looks at a page's words.
  */
-import { textOf } from './dom';
+import { Readability } from '@mozilla/readability';
+import { forgetName, textOf } from './dom';
+import { CALLOUT } from './boilerplate-cues';
 /**
  * Blocks that are chrome wherever a generator writes them (its class names are its own, or
  * sit inside its own structure):
@@ -177,6 +179,33 @@ function unwrapHeadingWrappers(document: Document): void {
   }
 }
 
+/** Readability's own class words that weigh a box down, from the version installed. */
+const READABILITY_NEGATIVE = (Readability.prototype as unknown as { REGEXPS: { negative: RegExp } }).REGEXPS.negative;
+
+/** A class naming a docs callout box outright (Mintlify's "callout", Sphinx's and Docusaurus's "admonition"). */
+const CALLOUT_BOX = /(^|\s)[\w-]*(callout|admonition)[\w-]*(\s|$)/i;
+
+/**
+ * A docs site's callouts (notes, tips, warnings) are the page's text, but Readability drops
+ * them: it removes every aside (Starlight writes its notes as `<aside class="starlight-aside">`),
+ * and weighs a box by words in its classes, where utility classes read as chrome (Mintlify's
+ * warning box is "callout … overflow-hidden"). A callout aside in the article becomes a div, and
+ * a callout box whose names Readability weighs as chrome loses them (only then: a box's weight
+ * also decides which block Readability picks as the article).
+ */
+function mendCallouts(document: Document): void {
+  for (const aside of Array.from(document.querySelectorAll('main aside, article aside'))) {
+    if (!CALLOUT.test(aside.getAttribute('class') ?? '')) continue;
+    const box = document.createElement('div');
+    while (aside.firstChild) box.appendChild(aside.firstChild);
+    aside.replaceWith(box);
+  }
+  for (const box of Array.from(document.querySelectorAll('div[class]'))) {
+    const names = box.getAttribute('class') ?? '';
+    if (CALLOUT_BOX.test(names) && READABILITY_NEGATIVE.test(names)) forgetName(box);
+  }
+}
+
 /**
  * Mends a page made by a documentation generator before anything reads it: its chrome goes and
  * its title becomes its one h1. Runs before the page's heading is read (a "View Source" link
@@ -187,5 +216,6 @@ export function prepareGeneratedPage(document: Document): void {
   unlinkCodeBlocks(document);
   unwrapParagraphButtons(document);
   unwrapHeadingWrappers(document);
+  mendCallouts(document);
   normaliseGeneratorHeadings(document);
 }
