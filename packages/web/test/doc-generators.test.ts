@@ -204,3 +204,15 @@ describe('docs callouts', () => {
     expect(text(page('<aside class="promo-box"><p>Try the hosted version free for thirty days, no card needed.</p></aside>'))).not.toContain('hosted version');
   });
 });
+
+describe('a heading’s permalink id', () => {
+  it('is no class name when it spells the heading’s text (VitePress, every slugging generator)', () => {
+    const page =
+      `<html><head><title>Plugins</title></head><body><main><h1>Plugins</h1><p>${PROSE}</p>` +
+      `<h2 id="sharing-state-between-hooks">Sharing state between hooks <a class="header-anchor" href="#sharing-state-between-hooks">&#8203;</a></h2><p>${PROSE}</p>` +
+      '<h2 id="related-posts">You might also like</h2></main></body></html>';
+    const out = text(page);
+    expect(out).toContain('Sharing state between hooks');
+    expect(out).not.toContain('You might also like');
+  });
+});

@@ -17,6 +17,7 @@ import { repliesShareThePostTemplate } from './discussion';
 import { declaresDiscussion, isShopPage, readStructuredData, type StructuredData } from './structured-data';
 import { productTitle, pruneBuyBox } from './buy-box';
 import { CALLOUT, isSignatureName } from './boilerplate-cues';
+import { comparable } from './coverage';
 
 /** Never content. */
 const NOT_CONTENT = [
@@ -96,9 +97,20 @@ const ARIA_CHROME = /\b(share|sharing|cookie|consent|newsletter|subscribe|relate
  */
 const TEST_IDS = ['data-testid', 'data-test-id'];
 
+/**
+ * An element's id as a name: not a heading's id that spells its own text, the slug docs
+ * generators give every section for its permalink ("Sharing state between hooks" is
+ * `id="sharing-state-between-hooks"`, no share widget).
+ */
+function idName(element: Element): string {
+  const id = element.getAttribute('id') ?? '';
+  if (!id || !/^H[1-6]$/.test(element.tagName)) return id;
+  return comparable(id) === comparable(element.textContent ?? '') ? '' : id;
+}
+
 function classify(element: Element): Kind | null {
   const testIds = TEST_IDS.map((name) => element.getAttribute(name) ?? '').join(' ');
-  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''} ${testIds}`.toLowerCase();
+  const names = `${element.getAttribute('class') ?? ''} ${idName(element)} ${testIds}`.toLowerCase();
   let found: Kind | null = null;
   for (const token of names.split(/\s+/)) {
     if (!token) continue;
