@@ -216,3 +216,17 @@ describe('a heading’s permalink id', () => {
     expect(out).not.toContain('You might also like');
   });
 });
+
+describe('a docs site’s banner over another version’s page', () => {
+  it('goes (Laravel, Read the Docs, Docusaurus); a page about versions stays', () => {
+    const banners = [
+      '<p><strong>WARNING</strong> You&#39;re browsing the documentation for an old version of Laravel. Consider upgrading your project to <a href="/docs/12.x">Laravel 12.x</a>.</p>',
+      '<p>You are not reading the most recent version of this documentation. 2.4 is the latest version available.</p>',
+      '<div>This is documentation for Tidekit 1.x, which is no longer actively maintained.</div>',
+    ];
+    const page = `<html><head><title>Atomic locks</title></head><body><main><h1>Atomic locks</h1>${banners.join('')}<p>${PROSE}</p><p>The version of the lock store bundled with the framework is being deprecated; a future version will remove it.</p></main></body></html>`;
+    const out = text(page);
+    for (const gone of ['old version of Laravel', 'most recent version', 'no longer actively maintained']) expect(out).not.toContain(gone);
+    expect(out).toContain('The version of the lock store bundled');
+  });
+});

@@ -58,6 +58,7 @@ import {
   USAGE_TERMS,
   THREAD_HEADING,
   WHO_IS_ONLINE,
+  OTHER_VERSION_BANNER,
 } from './boilerplate-cues';
 
 const CANDIDATES = 'p, div, section, aside, header, footer, ul, ol, dl, blockquote, details, summary, span, cite, h2, h3, h4, h5, h6';
@@ -305,6 +306,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 300 && SUBSCRIBE.test(text) && !introducesCode(element, text)) return 'subscription pitch';
   if (length < 200 && (FOLLOW_PITCH.test(text) || FOLLOW_INVITATION.test(text))) return 'subscription pitch';
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
+  if (length < 250 && OTHER_VERSION_BANNER.test(text)) return 'version banner';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
   if (length < 60 && THREAD_INVITATION.test(text)) return 'call to action';
   if (length < 10 && POST_CONTROL.test(text)) return 'post control';

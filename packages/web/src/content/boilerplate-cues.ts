@@ -383,3 +383,12 @@ export const SALE_ROW_LABEL =
 
 /** Class words of a note set in the article's text (docs' admonitions: "note", "tip", "warning"). */
 export const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
+
+/**
+ * A docs site's banner over a page of another version than the current one: Laravel's "You're
+ * browsing the documentation for an old version", Read the Docs' "You are not reading the most
+ * recent version of this documentation", Docusaurus's "This is documentation for X, which is no
+ * longer actively maintained" / "This is unreleased documentation".
+ */
+export const OTHER_VERSION_BANNER =
+  /\byou(?:'re|’re| are) (?:browsing|viewing|reading|looking at) (?:the )?(?:documentation|docs) for (?:an? )?(?:old|older|outdated|previous|unreleased|unsupported)\b|\byou are not (?:reading|viewing) the (?:most recent|latest) version\b|\bthis is (?:the )?documentation for .{1,60}, which is no longer (?:actively )?maintained\b|\bthis is unreleased documentation\b/iu;
