@@ -230,3 +230,16 @@ describe('a docs site’s banner over another version’s page', () => {
     expect(out).toContain('The version of the lock store bundled');
   });
 });
+
+describe('pkg.go.dev pages', () => {
+  it('lose the sections their index lists empty, with their headings', () => {
+    const page =
+      `<html><head><title>tidyrate package</title></head><body><main><article><h1>tidyrate</h1><section><h3 id="pkg-overview">Overview</h3><p>${PROSE}</p></section>` +
+      '<h3 id="pkg-constants" class="Documentation-constantsHeader">Constants</h3><p class="Documentation-empty">This section is empty.</p>' +
+      `<h3 id="pkg-functions">Functions</h3><pre>func Allow(key string) bool</pre><p>${PROSE}</p></article></main></body></html>`;
+    const out = text(page);
+    expect(out).not.toContain('Constants');
+    expect(out).not.toContain('This section is empty.');
+    expect(out).toContain('func Allow(key string) bool');
+  });
+});

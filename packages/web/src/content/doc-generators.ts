@@ -67,6 +67,18 @@ function markRustdoc(document: Document): void {
 /** Doxygen's page footer inside the content: "The documentation for this class was generated from the following file:" and the file list after its rule. */
 const DOXYGEN_GENERATED_FROM = /^The documentation for this .{1,40} generated from the following files?:?$/;
 
+/**
+ * pkg.go.dev writes every section of a package's index, empty or not: "Constants" over "This
+ * section is empty." (`p.Documentation-empty`). The note and its heading go together.
+ */
+function removePkgGoDevEmptySections(body: HTMLElement): void {
+  for (const note of Array.from(body.querySelectorAll('p.Documentation-empty'))) {
+    const heading = note.previousElementSibling;
+    if (heading && /^H[1-6]$/.test(heading.tagName)) heading.remove();
+    note.remove();
+  }
+}
+
 function removeDoxygenGeneratedFrom(body: HTMLElement): void {
   for (const rule of Array.from(body.querySelectorAll('#doc-content .contents > hr'))) {
     const note = rule.nextSibling;
@@ -85,6 +97,7 @@ function removeGeneratorChrome(document: Document): void {
   markRustdoc(document);
   for (const element of Array.from(body.querySelectorAll(GENERATOR_CHROME))) if (element.isConnected) element.remove();
   removeDoxygenGeneratedFrom(body);
+  removePkgGoDevEmptySections(body);
 }
 
 /** Makes `element` an h1 (keeping its children), or nothing when the page has an h1 of its own. */
