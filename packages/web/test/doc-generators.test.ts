@@ -243,3 +243,16 @@ describe('pkg.go.dev pages', () => {
     expect(out).toContain('func Allow(key string) bool');
   });
 });
+
+describe('a docs page’s own references', () => {
+  it('stay as a link list under “Next steps” or “See also”; a “Related articles” list goes', () => {
+    const links = (a: string, b: string) => `<ul><li><a href="/${a}">${a} in detail</a></li><li><a href="/${b}">${b} in detail</a></li></ul>`;
+    const page =
+      `<html><head><title>Back up file shares</title></head><body><main><h1>Back up file shares</h1><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p>` +
+      `<h2>Next steps</h2>${links('Restore', 'Manage')}<h2>See also</h2>${links('Snapshots', 'Policies')}` +
+      `<h2>Related articles</h2>${links('Pricing', 'Careers')}</main></body></html>`;
+    const out = text(page);
+    for (const kept of ['Restore in detail', 'Manage in detail', 'Snapshots in detail', 'Policies in detail']) expect(out).toContain(kept);
+    expect(out).not.toContain('Pricing in detail');
+  });
+});

@@ -59,6 +59,7 @@ import {
   THREAD_HEADING,
   WHO_IS_ONLINE,
   OTHER_VERSION_BANNER,
+  OWN_REFERENCES_HEADING,
 } from './boilerplate-cues';
 
 const CANDIDATES = 'p, div, section, aside, header, footer, ul, ol, dl, blockquote, details, summary, span, cite, h2, h3, h4, h5, h6';
@@ -124,6 +125,25 @@ function introducesCode(element: Element, text: string): boolean {
   if (!text.endsWith(':')) return false;
   let next = element.nextElementSibling;
   for (let depth = 0; next && depth <= CODE_WRAPPER_DEPTH; depth++, next = next.firstElementChild) if (next.tagName === 'PRE') return true;
+  return false;
+}
+
+/** How many boxes a list may sit in, each its box's first block, below the heading that titles it. */
+const LIST_BOX_DEPTH = 2;
+
+/**
+ * A list titled as the document's own references ("See also", "Next steps"): docs and reference
+ * pages end with links to the pages a reader goes to next, part of what the page says (a
+ * "Related articles" list is the site's, and goes).
+ */
+function underOwnReferences(list: Element): boolean {
+  let box: Element = list;
+  for (let depth = 0; depth <= LIST_BOX_DEPTH; depth++) {
+    const heading = box.previousElementSibling;
+    if (heading) return HEADING.test(heading.tagName) && OWN_REFERENCES_HEADING.test(textOf(heading));
+    if (!box.parentElement) return false;
+    box = box.parentElement;
+  }
   return false;
 }
 
@@ -296,7 +316,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (!list && length < 200 && COPYRIGHT.test(text)) return 'copyright';
   // The nutrition panel's small print.
   if (length < 300 && NUTRITION_NOTE.test(text)) return 'nutrition';
-  if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length ? 'link list' : null;
+  if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length && !underOwnReferences(element) ? 'link list' : null;
   if (tag === 'DL') return null;
   const links = element.querySelectorAll('a').length;
   const linkDensity = linkTextLength(element) / length;

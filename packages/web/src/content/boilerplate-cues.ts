@@ -392,3 +392,7 @@ export const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
  */
 export const OTHER_VERSION_BANNER =
   /\byou(?:'re|’re| are) (?:browsing|viewing|reading|looking at) (?:the )?(?:documentation|docs) for (?:an? )?(?:old|older|outdated|previous|unreleased|unsupported)\b|\byou are not (?:reading|viewing) the (?:most recent|latest) version\b|\bthis is (?:the )?documentation for .{1,60}, which is no longer (?:actively )?maintained\b|\bthis is unreleased documentation\b/iu;
+
+/** A heading over a document's own references: "See also", "Next steps", "Further reading". */
+export const OWN_REFERENCES_HEADING =
+  /^(see also|next steps?|further reading|siehe auch|nächste schritte|weiterführende (links|literatur)|voir aussi|étapes suivantes|véase también|pasos siguientes|vedi anche|passaggi successivi|zie ook|volgende stappen)\s*:?$/iu;

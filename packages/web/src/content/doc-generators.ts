@@ -1,13 +1,19 @@
 /**
- * The chrome of API-reference pages made by documentation generators (rustdoc, Doxygen, ExDoc,
- * javadoc, Redoc). A generator writes the same markup on every site that uses it, so its class
- * names and ids say what a block is as reliably as a landmark role: a "source" link, a collapse
- * toggle, a summary table that repeats the member docs below it, the list of traits every type
- * gets for free. Each rule names its generator; none looks at a page's words.
+ * Pages made by documentation generators and docs-site themes, mended before extraction.
+ *
+ * Their chrome (rustdoc, Doxygen, ExDoc, javadoc, Redoc, pkg.go.dev, kramdown): a generator
+ * writes the same markup on every site that uses it, so its class names and ids say what a block
+ * is as reliably as a landmark role: a "source" link, a collapse toggle, a summary table that
+ * repeats the member docs below it, the list of traits every type gets for free. Each rule names
+ * its generator; none looks at a page's words.
+ *
+ * And their content, which general rules misread: a signature's linked type names, a response
+ * written inside a button, a heading boxed with its permalink, a callout set as an aside.
  */
 import { Readability } from '@mozilla/readability';
 import { forgetName, textOf } from './dom';
 import { CALLOUT } from './boilerplate-cues';
+
 /**
  * Blocks that are chrome wherever a generator writes them (its class names are its own, or
  * sit inside its own structure):
