@@ -256,3 +256,15 @@ describe('a docs page’s own references', () => {
     expect(out).not.toContain('Pricing in detail');
   });
 });
+
+describe('a table of contents’ label', () => {
+  it('goes once its list of links has gone; a “Contents” heading over its own text stays', () => {
+    const toc = '<p>On this page</p><ul><li><a href="#example">Example</a></li><li><a href="#settings">Settings</a></li><li><a href="#env">Environment</a></li></ul>';
+    const page =
+      `<html><head><title>Configuration</title></head><body><main><h1>Configuration</h1><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p>${toc}` +
+      `<h2>Contents</h2><p>The box holds a cable, a charger and the manual, with a card for the warranty inside.</p><p>${PROSE}</p></main></body></html>`;
+    const out = text(page);
+    expect(out).not.toContain('On this page');
+    expect(out).toContain('Contents\n');
+  });
+});

@@ -60,6 +60,7 @@ import {
   WHO_IS_ONLINE,
   OTHER_VERSION_BANNER,
   OWN_REFERENCES_HEADING,
+  TOC_LABEL,
 } from './boilerplate-cues';
 
 const CANDIDATES = 'p, div, section, aside, header, footer, ul, ol, dl, blockquote, details, summary, span, cite, h2, h3, h4, h5, h6';
@@ -126,6 +127,12 @@ function introducesCode(element: Element, text: string): boolean {
   let next = element.nextElementSibling;
   for (let depth = 0; next && depth <= CODE_WRAPPER_DEPTH; depth++, next = next.firstElementChild) if (next.tagName === 'PRE') return true;
   return false;
+}
+
+/** Whether nothing but the next section's heading follows `element` in its box. */
+function titlesNothing(element: Element): boolean {
+  const next = element.nextElementSibling;
+  return !next || HEADING.test(next.tagName);
 }
 
 /** How many boxes a list may sit in, each its box's first block, below the heading that titles it. */
@@ -327,6 +334,10 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 200 && (FOLLOW_PITCH.test(text) || FOLLOW_INVITATION.test(text))) return 'subscription pitch';
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
   if (length < 250 && OTHER_VERSION_BANNER.test(text)) return 'version banner';
+  // A table of contents' label ("On this page", "Contents") left after its list of links went
+  // (blocks are judged last first): nothing, or the next section's heading, follows it. Over a
+  // section's own text it is that section's title.
+  if (length < 30 && TOC_LABEL.test(text) && titlesNothing(element)) return 'toc label';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
   if (length < 60 && THREAD_INVITATION.test(text)) return 'call to action';
   if (length < 10 && POST_CONTROL.test(text)) return 'post control';

@@ -396,3 +396,7 @@ export const OTHER_VERSION_BANNER =
 /** A heading over a document's own references: "See also", "Next steps", "Further reading". */
 export const OWN_REFERENCES_HEADING =
   /^(see also|next steps?|further reading|siehe auch|nächste schritte|weiterführende (links|literatur)|voir aussi|étapes suivantes|véase también|pasos siguientes|vedi anche|passaggi successivi|zie ook|volgende stappen)\s*:?$/iu;
+
+/** The label of a page's table of contents (docs themes: "On this page", "In this article"). */
+export const TOC_LABEL =
+  /^(on this page|contents|table of contents|in this article|in this section|auf dieser seite|inhalt|inhaltsverzeichnis|sur cette page|dans cet article|table des matières|en esta página|en este artículo|contenido|in questa pagina|in questo articolo|indice|op deze pagina|inhoud|nesta página|目次|目录)\s*:?$/iu;
