@@ -268,3 +268,19 @@ describe('a table of contents’ label', () => {
     expect(out).toContain('Contents\n');
   });
 });
+
+describe('VitePress pages', () => {
+  it('lose the zero-width permalink in each heading and the language label over each code block', () => {
+    const page =
+      `<html><head><title>Plugins</title></head><body><main><h1>Plugins</h1><p>${PROSE}</p>` +
+      '<h2 id="using-a-plugin" tabindex="-1">Using a plugin <a class="header-anchor" href="#using-a-plugin" aria-label="Permalink to &quot;Using a plugin&quot;">&#8203;</a></h2>' +
+      '<p>Add it to the plugins array in the configuration file:</p>' +
+      '<div class="language-ts vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">ts</span><pre class="shiki vp-code"><code>export default defineConfig({ plugins: [sitemap()] })</code></pre></div>' +
+      `<p>${PROSE}</p></main></body></html>`;
+    const out = text(page);
+    expect(out).toContain('Using a plugin\n');
+    expect(out).not.toContain('\u200b');
+    expect(out).not.toMatch(/^ts$/m);
+    expect(out).toContain('export default defineConfig');
+  });
+});

@@ -370,11 +370,15 @@ function onlyHeadingsLeft(element: Element): boolean {
   return headings.length > 0 && !headings.some((h) => h.tagName === 'H1') && headings.map(textOf).join(' ').length >= text.length - 1;
 }
 
+/** Characters that take no room: a zero-width space, joiners, a byte-order mark. */
+const ZERO_WIDTH = /[\u200b-\u200d\ufeff]/gu;
+
 /** A heading's permalink: an in-page link marked "¶", "#", "§" or nothing. */
 export function isPermalink(anchor: Element): boolean {
   return (
     (anchor.getAttribute('href') ?? '').startsWith('#') &&
-    /^[¶#§🔗]?$/u.test(textOf(anchor)) &&
+    // VitePress writes its permalink as a zero-width space.
+    /^[¶#§🔗]?$/u.test(textOf(anchor).replace(ZERO_WIDTH, '')) &&
     anchor.closest('h1, h2, h3, h4, h5, h6') !== null
   );
 }

@@ -28,6 +28,7 @@ import { CALLOUT } from './boilerplate-cues';
  *   again) and a summary table's tab captions ("All Methods Instance Methods Concrete Methods").
  * - Redoc: the tab labels over request and response samples ("Payload", "201 422") and the
  *   labels under a schema field's name ("required", "deprecated"); its other classes are hashes.
+ * - VitePress: the language label over each code block (`<div class="language-ts"><span class="lang">ts</span><pre>`).
  * - ExDoc (hexdocs): the "View Source" links and in-page link icons beside every heading.
  */
 const GENERATOR_CHROME = [
@@ -57,6 +58,8 @@ const GENERATOR_CHROME = [
   // Redoc
   '.redoc-wrap .react-tabs__tab-list',
   '.redoc-wrap td[kind="field"] > div',
+  // VitePress's language label over a code block ("ts")
+  'div[class^="language-"] > span.lang',
   // kramdown's table of contents (Jekyll themes: Just the Docs), in its disclosure box or not
   'details:has(> #markdown-toc)',
   '#markdown-toc',
