@@ -284,3 +284,16 @@ describe('VitePress pages', () => {
     expect(out).toContain('export default defineConfig');
   });
 });
+
+describe('TypeDoc pages', () => {
+  it('lose the “Optional” flag glued to a parameter’s name (the signature says “?”)', () => {
+    const page =
+      `<html><head><title>parseDuration</title></head><body><main><h1>Function parseDuration</h1><ul class="tsd-signatures"><li class="tsd-signature">parseDuration(input, options?: ParseOptions): number</li></ul><p>${PROSE}</p>` +
+      '<div class="tsd-parameters"><h4>Parameters</h4><ul class="tsd-parameter-list"><li><span><span class="tsd-kind-parameter">input</span>: <span>string</span></span><div><p>The text to parse, trimmed of spaces at both ends first.</p></div></li>' +
+      '<li><span><code class="tsd-tag">Optional</code><span class="tsd-kind-parameter">options</span>: <a href="ParseOptions.html">ParseOptions</a></span><div><p>Controls which units are accepted and how bare numbers are read.</p></div></li></ul></div>' +
+      `<p>${PROSE}</p></main></body></html>`;
+    const out = text(page);
+    expect(out).toContain('options: ParseOptions');
+    expect(out).not.toContain('Optional');
+  });
+});

@@ -28,6 +28,8 @@ import { CALLOUT } from './boilerplate-cues';
  *   again) and a summary table's tab captions ("All Methods Instance Methods Concrete Methods").
  * - Redoc: the tab labels over request and response samples ("Payload", "201 422") and the
  *   labels under a schema field's name ("required", "deprecated"); its other classes are hashes.
+ * - TypeDoc: a parameter's "Optional" flag, glued to its name ("Optionaloptions") and written
+ *   as "options?" in the signature above.
  * - VitePress: the language label over each code block (`<div class="language-ts"><span class="lang">ts</span><pre>`).
  * - ExDoc (hexdocs): the "View Source" links and in-page link icons beside every heading.
  */
@@ -58,6 +60,8 @@ const GENERATOR_CHROME = [
   // Redoc
   '.redoc-wrap .react-tabs__tab-list',
   '.redoc-wrap td[kind="field"] > div',
+  // TypeDoc's flag on a parameter, written "?" in the signature above it
+  '.tsd-parameter-list code.tsd-tag',
   // VitePress's language label over a code block ("ts")
   'div[class^="language-"] > span.lang',
   // kramdown's table of contents (Jekyll themes: Just the Docs), in its disclosure box or not
