@@ -297,3 +297,14 @@ describe('TypeDoc pages', () => {
     expect(out).not.toContain('Optional');
   });
 });
+
+describe('Asciidoctor (Antora) pages', () => {
+  it('keep a short paragraph that is mostly a cross-reference', () => {
+    const para = (body: string) => `<div class="paragraph"><p>${body}</p></div>`;
+    const page =
+      `<html><head><title>Job retention</title></head><body><main><article class="doc"><h1>Job retention</h1>${para(PROSE)}` +
+      `<div class="sect1"><h2 id="metrics">Metrics</h2><div class="sectionbody">${para(PROSE)}${para(PROSE)}${para(PROSE)}${para('See <a href="metrics.html" class="xref page">Metrics and health checks</a> for how to scrape them.')}</div></div>` +
+      '</article></main></body></html>';
+    expect(text(page)).toContain('See Metrics and health checks for how to scrape them.');
+  });
+});

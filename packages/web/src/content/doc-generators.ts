@@ -233,6 +233,19 @@ function mendCallouts(document: Document): void {
 }
 
 /**
+ * Asciidoctor (Antora's sites, every AsciiDoc page) wraps each paragraph in a box of its own,
+ * `<div class="paragraph"><p>…</p></div>`. Readability judges the box, not the paragraph, and
+ * drops a short paragraph that is mostly a cross-reference ("See <a>Metrics and health
+ * checks</a> for how to scrape them.") as "a little linky". The box gives way to its paragraph.
+ */
+function unwrapAsciidocParagraphs(document: Document): void {
+  for (const box of Array.from(document.querySelectorAll('div.paragraph'))) {
+    const only = box.firstElementChild;
+    if (only?.tagName === 'P' && box.children.length === 1) box.replaceWith(only);
+  }
+}
+
+/**
  * Mends a page made by a documentation generator before anything reads it: its chrome goes and
  * its title becomes its one h1. Runs before the page's heading is read (a "View Source" link
  * sits inside ExDoc's h1).
@@ -243,5 +256,6 @@ export function prepareGeneratedPage(document: Document): void {
   unwrapParagraphButtons(document);
   unwrapHeadingWrappers(document);
   mendCallouts(document);
+  unwrapAsciidocParagraphs(document);
   normaliseGeneratorHeadings(document);
 }
