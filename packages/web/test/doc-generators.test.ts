@@ -136,7 +136,7 @@ describe('Redoc pages', () => {
   });
 });
 
-describe('kramdown tables of contents (Jekyll: Just the Docs)', () => {
+describe('a table of contents in a disclosure box (Jekyll: Just the Docs)', () => {
   it('go with their disclosure label; the line introducing a code block stays, whatever it says', () => {
     const page =
       '<html><head><title>Configuration file</title></head><body><main><div id="main-content"><h1>Configuration file</h1>' +

@@ -1,7 +1,7 @@
 /**
  * Pages made by documentation generators and docs-site themes, mended before extraction.
  *
- * Their chrome (rustdoc, Doxygen, ExDoc, javadoc, Redoc, pkg.go.dev, kramdown): a generator
+ * Their chrome (rustdoc, Doxygen, ExDoc, javadoc, Redoc, pkg.go.dev, TypeDoc, VitePress): a generator
  * writes the same markup on every site that uses it, so its class names and ids say what a block
  * is as reliably as a landmark role: a "source" link, a collapse toggle, a summary table that
  * repeats the member docs below it, the list of traits every type gets for free. Each rule names
@@ -52,28 +52,23 @@ const GENERATOR_CHROME = [
   '#doc-content > .header > .summary',
   // javadoc
   '.contentContainer > ul.inheritance',
-  'table.memberSummary > caption',
   // ExDoc
   'a.icon-action[rel="help"]',
   'a.detail-link',
   'h1 > small.app-vsn',
   // Redoc
   '.redoc-wrap .react-tabs__tab-list',
-  '.redoc-wrap td[kind="field"] > div',
   // TypeDoc's flag on a parameter, written "?" in the signature above it
   '.tsd-parameter-list code.tsd-tag',
   // VitePress's language label over a code block ("ts")
   'div[class^="language-"] > span.lang',
-  // kramdown's table of contents (Jekyll themes: Just the Docs), in its disclosure box or not
-  'details:has(> #markdown-toc)',
-  '#markdown-toc',
   // ExDoc's summary: each function's signature and first line, repeated in full below.
   'section#summary.details-list',
-].join(', ');
+];
 
 /** rustdoc marks its body (`<body class="rustdoc struct">`); older versions only its generator meta. */
 function markRustdoc(document: Document): void {
-  const generator = document.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? '';
+  const generator = document.head?.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? '';
   if (/^rustdoc\b/i.test(generator)) document.body?.classList.add('rustdoc');
 }
 
@@ -84,16 +79,15 @@ const DOXYGEN_GENERATED_FROM = /^The documentation for this .{1,40} generated fr
  * pkg.go.dev writes every section of a package's index, empty or not: "Constants" over "This
  * section is empty." (`p.Documentation-empty`). The note and its heading go together.
  */
-function removePkgGoDevEmptySections(body: HTMLElement): void {
-  for (const note of Array.from(body.querySelectorAll('p.Documentation-empty'))) {
-    const heading = note.previousElementSibling;
-    if (heading && /^H[1-6]$/.test(heading.tagName)) heading.remove();
-    note.remove();
-  }
+function removePkgGoDevEmptySection(note: Element): void {
+  const heading = note.previousElementSibling;
+  if (heading && /^H[1-6]$/.test(heading.tagName)) heading.remove();
+  note.remove();
 }
 
-function removeDoxygenGeneratedFrom(body: HTMLElement): void {
-  for (const rule of Array.from(body.querySelectorAll('#doc-content .contents > hr'))) {
+function removeDoxygenGeneratedFrom(contents: Element): void {
+  for (const rule of Array.from(contents.children)) {
+    if (rule.tagName !== 'HR') continue;
     const note = rule.nextSibling;
     if (!note || !DOXYGEN_GENERATED_FROM.test((note.textContent ?? '').trim())) continue;
     const list = note.nextSibling?.nodeType === 1 ? note.nextSibling : note.nextSibling?.nextSibling;
@@ -103,19 +97,9 @@ function removeDoxygenGeneratedFrom(body: HTMLElement): void {
   }
 }
 
-/** Removes the chrome documentation generators write into their pages, in place. */
-function removeGeneratorChrome(document: Document): void {
-  const body = document.body;
-  if (!body) return;
-  markRustdoc(document);
-  for (const element of Array.from(body.querySelectorAll(GENERATOR_CHROME))) if (element.isConnected) element.remove();
-  removeDoxygenGeneratedFrom(body);
-  removePkgGoDevEmptySections(body);
-}
-
 /** Makes `element` an h1 (keeping its children), or nothing when the page has an h1 of its own. */
-function makeTitle(element: Element | null): void {
-  if (!element || element.ownerDocument.querySelector('h1')) return;
+function makeTitle(element: Element): void {
+  if (element.ownerDocument.querySelector('h1')) return;
   const heading = element.ownerDocument.createElement('h1');
   while (element.firstChild) heading.appendChild(element.firstChild);
   element.replaceWith(heading);
@@ -134,19 +118,62 @@ function rename(element: Element, tag: string): void {
 }
 
 /**
- * Gives a generated page one h1, its title, as the rest of extraction expects:
+ * What each generator's markup asks for, by selector: its chrome goes; its footer and empty
+ * sections go with their text; its title becomes the page's one h1, as the rest of extraction
+ * expects:
  * - Doxygen writes the title as `div.headertitle > div.title` and no h1 at all;
  * - javadoc writes it as the header's `h2.title` ("Class TokenBucketLimiter");
  * - ExDoc writes each section ("Summary", "Functions") and each function's signature as an h1
  *   besides the module's name: sections become h2 and signatures h3.
  */
-function normaliseGeneratorHeadings(document: Document): void {
-  const body = document.body;
-  if (!body) return;
-  makeTitle(body.querySelector('#doc-content .headertitle > .title'));
-  makeTitle(body.querySelector('.header > h2.title'));
-  for (const heading of Array.from(body.querySelectorAll('h1.section-heading'))) rename(heading, 'h2');
-  for (const heading of Array.from(body.querySelectorAll('.detail-header > h1.signature'))) rename(heading, 'h3');
+const GENERATOR_RULES: ReadonlyArray<readonly [string, (element: Element) => void]> = [
+  ...GENERATOR_CHROME.map((selector) => [selector, (element: Element) => element.remove()] as const),
+  ['#doc-content .contents', removeDoxygenGeneratedFrom],
+  ['p.Documentation-empty', removePkgGoDevEmptySection],
+  // javadoc's tab captions over a summary table ("All Methods Instance Methods").
+  ['table.memberSummary', removeCaption],
+  // Redoc's labels under a schema field's name ("required"), beside the name.
+  ['.redoc-wrap td[kind="field"] > .property-name', removeLabelsBeside],
+  ['#doc-content .headertitle > .title', makeTitle],
+  ['.header > h2.title', makeTitle],
+  ['h1.section-heading', (heading) => rename(heading, 'h2')],
+  ['.detail-header > h1.signature', (heading) => rename(heading, 'h3')],
+];
+
+/**
+ * The rules by the class (".src") or id ("#trait-implementations") their element carries: a page's
+ * elements are looked up by their names, one walk, and matched against the few rules that
+ * name them (a selector list of them all costs a walk per selector).
+ */
+function rulesByName(rules: typeof GENERATOR_RULES): Map<string, Array<(typeof GENERATOR_RULES)[number]>> {
+  const byName = new Map<string, Array<(typeof GENERATOR_RULES)[number]>>();
+  for (const rule of rules) {
+    // The last compound's first class or id: ".rustdoc a.src" is looked up as ".src".
+    const last = rule[0].split(/[\s>]+/).pop() ?? '';
+    const name = /[.#][\w-]+/.exec(last)?.[0] ?? '';
+    byName.set(name, [...(byName.get(name) ?? []), rule]);
+  }
+  return byName;
+}
+const RULES_BY_NAME = rulesByName(GENERATOR_RULES);
+
+function removeCaption(table: Element): void {
+  for (const child of Array.from(table.children)) if (child.tagName === 'CAPTION') child.remove();
+}
+
+function removeLabelsBeside(name: Element): void {
+  for (const sibling of Array.from(name.parentElement?.children ?? [])) if (sibling.tagName === 'DIV') sibling.remove();
+}
+
+/** Applies the first of {@link GENERATOR_RULES} that matches `element`, if any. */
+function mendGeneratorMarkup(element: Element, classes: string | null): void {
+  const id = element.getAttribute('id');
+  const names = id ? [`#${id}`] : [];
+  if (classes) for (const name of classes.split(/\s+/)) if (name) names.push(`.${name}`);
+  for (const name of names) {
+    const rule = RULES_BY_NAME.get(name)?.find(([selector]) => element.matches(selector));
+    if (rule) return rule[1](element);
+  }
 }
 
 /**
@@ -155,11 +182,9 @@ function normaliseGeneratorHeadings(document: Document): void {
  * as links and drops a short signature's box as "a little linky". They become plain text (a
  * code block in markdown holds no links anyway).
  */
-function unlinkCodeBlocks(document: Document): void {
-  for (const anchor of Array.from(document.querySelectorAll('pre a'))) {
-    while (anchor.firstChild) anchor.parentNode?.insertBefore(anchor.firstChild, anchor);
-    anchor.remove();
-  }
+function unlinkCodeLink(anchor: Element): void {
+  while (anchor.firstChild) anchor.parentNode?.insertBefore(anchor.firstChild, anchor);
+  anchor.remove();
 }
 
 /** Words enough to say something: four or more. */
@@ -171,13 +196,11 @@ const SENTENCE = /^\S+(\s+\S+){3,}/u;
  * its text is the page's, not a control's label, and stays when the controls go. A sentence, not
  * a label in a paragraph (Medium's `<button><p>Listen</p></button>`).
  */
-function unwrapParagraphButtons(document: Document): void {
-  for (const button of Array.from(document.querySelectorAll('button'))) {
-    if (!Array.from(button.querySelectorAll('p')).some((p) => SENTENCE.test(textOf(p)))) continue;
-    const box = document.createElement('div');
-    while (button.firstChild) box.appendChild(button.firstChild);
-    button.replaceWith(box);
-  }
+function unwrapParagraphButton(button: Element): void {
+  if (!Array.from(button.querySelectorAll('p')).some((p) => SENTENCE.test(textOf(p)))) return;
+  const box = button.ownerDocument.createElement('div');
+  while (button.firstChild) box.appendChild(button.firstChild);
+  button.replaceWith(box);
 }
 
 /**
@@ -190,26 +213,28 @@ function unwrapParagraphButtons(document: Document): void {
  * `<section><h2><a href="#examples">Examples</a></h2></section>` before the examples' own
  * sections), which would go as a title left without its list.
  */
-const HEADING_IN_BOX = ['div', 'section'].flatMap((box) => ['h2', 'h3', 'h4', 'h5', 'h6'].map((h) => `${box} > ${h}`)).join(', ');
-function unwrapHeadingWrappers(document: Document): void {
-  for (const heading of Array.from(document.querySelectorAll(HEADING_IN_BOX))) {
-    const box = heading.parentElement;
-    if (!box || (box.tagName !== 'DIV' && box.tagName !== 'SECTION') || textOf(box) !== textOf(heading) || box.querySelector('img, picture, pre, table, p')) continue;
-    if (box.querySelectorAll('h1, h2, h3, h4, h5, h6').length !== 1) continue;
-    // A div is a heading's box by the permalink beside it (a forum's user box around its name is not).
-    const permalink = Array.from(box.querySelectorAll('a[href^="#"]')).some((a) => !heading.contains(a));
-    if (box.tagName === 'DIV' && !permalink) continue;
-    const id = box.getAttribute('id');
-    if (id && !heading.hasAttribute('id')) heading.setAttribute('id', id);
-    box.replaceWith(heading);
-  }
+/** A heading, its permalink and a wrapper of the permalink's. */
+const MAX_HEADING_BOX_CHILDREN = 3;
+
+function unwrapHeadingBox(heading: Element): void {
+  const box = heading.parentElement;
+  // A heading's own box holds it and its permalink's, no more (read first: a section's text is long).
+  if (!box || (box.tagName !== 'DIV' && box.tagName !== 'SECTION') || box.children.length > MAX_HEADING_BOX_CHILDREN) return;
+  if (textOf(box) !== textOf(heading) || box.querySelector('img, picture, pre, table, p')) return;
+  if (box.querySelectorAll('h1, h2, h3, h4, h5, h6').length !== 1) return;
+  // A div is a heading's box by the permalink beside it (a forum's user box around its name is not).
+  const permalink = Array.from(box.querySelectorAll('a[href^="#"]')).some((a) => !heading.contains(a));
+  if (box.tagName === 'DIV' && !permalink) return;
+  const id = box.getAttribute('id');
+  if (id && !heading.hasAttribute('id')) heading.setAttribute('id', id);
+  box.replaceWith(heading);
 }
 
 /** Readability's own class words that weigh a box down, from the version installed. */
 const READABILITY_NEGATIVE = (Readability.prototype as unknown as { REGEXPS: { negative: RegExp } }).REGEXPS.negative;
 
 /** A class naming a docs callout box outright (Mintlify's "callout", Sphinx's and Docusaurus's "admonition"). */
-const CALLOUT_BOX = /(^|\s)[\w-]*(callout|admonition)[\w-]*(\s|$)/i;
+const CALLOUT_BOX = /callout|admonition/i;
 
 /**
  * A docs site's callouts (notes, tips, warnings) are the page's text, but Readability drops
@@ -219,17 +244,15 @@ const CALLOUT_BOX = /(^|\s)[\w-]*(callout|admonition)[\w-]*(\s|$)/i;
  * a callout box whose names Readability weighs as chrome loses them (only then: a box's weight
  * also decides which block Readability picks as the article).
  */
-function mendCallouts(document: Document): void {
-  for (const aside of Array.from(document.querySelectorAll('main aside, article aside'))) {
-    if (!CALLOUT.test(aside.getAttribute('class') ?? '')) continue;
-    const box = document.createElement('div');
-    while (aside.firstChild) box.appendChild(aside.firstChild);
-    aside.replaceWith(box);
-  }
-  for (const box of Array.from(document.querySelectorAll('div[class]'))) {
-    const names = box.getAttribute('class') ?? '';
-    if (CALLOUT_BOX.test(names) && READABILITY_NEGATIVE.test(names)) forgetName(box);
-  }
+function mendCalloutAside(aside: Element): void {
+  if (!CALLOUT.test(aside.getAttribute('class') ?? '') || aside.closest('main, article') === null) return;
+  const box = aside.ownerDocument.createElement('div');
+  while (aside.firstChild) box.appendChild(aside.firstChild);
+  aside.replaceWith(box);
+}
+
+function mendCalloutBox(box: Element, classes: string): void {
+  if (CALLOUT_BOX.test(classes) && READABILITY_NEGATIVE.test(classes)) forgetName(box);
 }
 
 /**
@@ -238,11 +261,24 @@ function mendCallouts(document: Document): void {
  * drops a short paragraph that is mostly a cross-reference ("See <a>Metrics and health
  * checks</a> for how to scrape them.") as "a little linky". The box gives way to its paragraph.
  */
-function unwrapAsciidocParagraphs(document: Document): void {
-  for (const box of Array.from(document.querySelectorAll('div.paragraph'))) {
-    const only = box.firstElementChild;
-    if (only?.tagName === 'P' && box.children.length === 1) box.replaceWith(only);
-  }
+function unwrapAsciidocParagraph(box: Element, classes: string): void {
+  if (!box.isConnected || !/(^|\s)paragraph(\s|$)/.test(classes)) return;
+  const only = box.firstElementChild;
+  if (only?.tagName === 'P' && box.children.length === 1) box.replaceWith(only);
+}
+
+const HEADING = /^H[2-6]$/;
+
+/** Mends the docs content general rules misread (above) in `element`, told apart by its tag. */
+function mendDocsContent(element: Element, classes: string | null): void {
+  const tag = element.tagName;
+  if (tag === 'PRE') for (const anchor of Array.from(element.querySelectorAll('a'))) unlinkCodeLink(anchor);
+  else if (tag === 'BUTTON') unwrapParagraphButton(element);
+  else if (tag === 'ASIDE') mendCalloutAside(element);
+  else if (tag === 'DIV' && classes) {
+    mendCalloutBox(element, classes);
+    unwrapAsciidocParagraph(element, classes);
+  } else if (HEADING.test(tag)) unwrapHeadingBox(element);
 }
 
 /**
@@ -251,11 +287,14 @@ function unwrapAsciidocParagraphs(document: Document): void {
  * sits inside ExDoc's h1).
  */
 export function prepareGeneratedPage(document: Document): void {
-  removeGeneratorChrome(document);
-  unlinkCodeBlocks(document);
-  unwrapParagraphButtons(document);
-  unwrapHeadingWrappers(document);
-  mendCallouts(document);
-  unwrapAsciidocParagraphs(document);
-  normaliseGeneratorHeadings(document);
+  const body = document.body;
+  if (!body) return;
+  markRustdoc(document);
+  // One walk of the page for every rule: a selector per rule would cost a walk each.
+  for (const element of Array.from(body.querySelectorAll('*'))) {
+    if (!element.isConnected) continue;
+    const classes = element.getAttribute('class');
+    mendGeneratorMarkup(element, classes);
+    if (element.isConnected) mendDocsContent(element, element.getAttribute('class'));
+  }
 }
