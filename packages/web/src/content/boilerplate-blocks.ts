@@ -66,6 +66,9 @@ import {
   USAGE_TERMS,
   THREAD_HEADING,
   WHO_IS_ONLINE,
+  OTHER_VERSION_BANNER,
+  OWN_REFERENCES_HEADING,
+  TOC_LABEL,
 } from './boilerplate-cues';
 
 const CANDIDATES = 'p, div, section, aside, header, footer, ul, ol, dl, blockquote, details, summary, span, cite, h2, h3, h4, h5, h6';
@@ -118,6 +121,45 @@ function isLabelledValue(element: Element): boolean {
 /** A slide's place in a carousel ("1 of 10", "3/12"), outside code. */
 function isSlideCounter(element: Element, text: string): boolean {
   return SLIDE_COUNTER.test(text) && !element.closest('pre, code');
+}
+
+/** How deep a code block may sit in the block after a line that introduces it (`<div class="highlight"><pre>`). */
+const CODE_WRAPPER_DEPTH = 3;
+
+/**
+ * A line ending in a colon right before a code block introduces it ("...writes them to a
+ * calendar file your app can subscribe to:"): the article's prose, whatever words it holds.
+ */
+function introducesCode(element: Element, text: string): boolean {
+  if (!text.endsWith(':')) return false;
+  let next = element.nextElementSibling;
+  for (let depth = 0; next && depth <= CODE_WRAPPER_DEPTH; depth++, next = next.firstElementChild) if (next.tagName === 'PRE') return true;
+  return false;
+}
+
+/** Whether nothing but the next section's heading follows `element` in its box. */
+function titlesNothing(element: Element): boolean {
+  const next = element.nextElementSibling;
+  return !next || HEADING.test(next.tagName);
+}
+
+/** How many boxes a list may sit in, each its box's first block, below the heading that titles it. */
+const LIST_BOX_DEPTH = 2;
+
+/**
+ * A list titled as the document's own references ("See also", "Next steps"): docs and reference
+ * pages end with links to the pages a reader goes to next, part of what the page says (a
+ * "Related articles" list is the site's, and goes).
+ */
+function underOwnReferences(list: Element): boolean {
+  let box: Element = list;
+  for (let depth = 0; depth <= LIST_BOX_DEPTH; depth++) {
+    const heading = box.previousElementSibling;
+    if (heading) return HEADING.test(heading.tagName) && OWN_REFERENCES_HEADING.test(textOf(heading));
+    if (!box.parentElement) return false;
+    box = box.parentElement;
+  }
+  return false;
 }
 
 /** A step's number as a list marker ("1.", "2)"); a bare "3" may be an ingredient's amount. */
@@ -303,16 +345,21 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (!list && length < 120 && isLicenceLine(cells())) return 'licence';
   // The nutrition panel's small print.
   if (length < 300 && NUTRITION_NOTE.test(text)) return 'nutrition';
-  if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length ? 'link list' : null;
+  if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length && !underOwnReferences(element) ? 'link list' : null;
   if (tag === 'DL') return null;
   const links = element.querySelectorAll('a').length;
   const linkDensity = linkTextLength(element) / length;
   // Almost all link: a teaser ("<a>Other story</a> 12 March"); "Next: <a>the second post</a>" stays.
   if (length < 200 && linkDensity >= 0.8) return 'teaser';
   if (length < 200 && links > 0 && TEASER_LABEL.test(text)) return 'teaser';
-  if (length < 300 && SUBSCRIBE.test(text) && !isPlainProse(element, text)) return 'subscription pitch';
+  if (length < 300 && SUBSCRIBE.test(text) && !isPlainProse(element, text) && !introducesCode(element, text)) return 'subscription pitch';
   if (length < 200 && (FOLLOW_PITCH.test(text) || FOLLOW_INVITATION.test(text))) return 'subscription pitch';
   if (length < 300 && DISCLOSURE.test(text)) return 'disclosure';
+  if (length < 250 && OTHER_VERSION_BANNER.test(text)) return 'version banner';
+  // A table of contents' label ("On this page", "Contents") left after its list of links went
+  // (blocks are judged last first): nothing, or the next section's heading, follows it. Over a
+  // section's own text it is that section's title.
+  if (length < 30 && TOC_LABEL.test(text) && titlesNothing(element)) return 'toc label';
   if (length < 200 && CALL_TO_ACTION.test(text)) return 'call to action';
   if (length < 60 && THREAD_INVITATION.test(text)) return 'call to action';
   if (length < 10 && POST_CONTROL.test(text)) return 'post control';
@@ -361,11 +408,15 @@ function onlyHeadingsLeft(element: Element): boolean {
   return headings.length > 0 && !headings.some((h) => h.tagName === 'H1') && headings.map(textOf).join(' ').length >= text.length - 1;
 }
 
+/** Characters that take no room: a zero-width space, joiners, a byte-order mark. */
+const ZERO_WIDTH = /[\u200b-\u200d\ufeff]/gu;
+
 /** A heading's permalink: an in-page link marked "¶", "#", "§" or nothing. */
 export function isPermalink(anchor: Element): boolean {
   return (
     (anchor.getAttribute('href') ?? '').startsWith('#') &&
-    /^[¶#§🔗]?$/u.test(textOf(anchor)) &&
+    // VitePress writes its permalink as a zero-width space.
+    /^[¶#§🔗]?$/u.test(textOf(anchor).replace(ZERO_WIDTH, '')) &&
     anchor.closest('h1, h2, h3, h4, h5, h6') !== null
   );
 }

@@ -468,3 +468,23 @@ export const RECIPE_TAXONOMY_LABEL =
  * "PARIS (AFP) –"): a place and a source, capitalised words only, no sentence.
  */
 export const DATELINE_LEAD = /^\p{Lu}[\p{L}'’.]*(\s+\(?\p{Lu}[\p{L}'’.&]*\)?){0,4}\s*[—–]$/u;
+
+/** Class words of a note set in the article's text (docs' admonitions: "note", "tip", "warning"). */
+export const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
+
+/**
+ * A docs site's banner over a page of another version than the current one: Laravel's "You're
+ * browsing the documentation for an old version", Read the Docs' "You are not reading the most
+ * recent version of this documentation", Docusaurus's "This is documentation for X, which is no
+ * longer actively maintained" / "This is unreleased documentation".
+ */
+export const OTHER_VERSION_BANNER =
+  /\byou(?:'re|’re| are) (?:browsing|viewing|reading|looking at) (?:the )?(?:documentation|docs) for (?:an? )?(?:old|older|outdated|previous|unreleased|unsupported)\b|\byou are not (?:reading|viewing) the (?:most recent|latest) version\b|\bthis is (?:the )?documentation for .{1,60}, which is no longer (?:actively )?maintained\b|\bthis is unreleased documentation\b/iu;
+
+/** A heading over a document's own references: "See also", "Next steps", "Further reading". */
+export const OWN_REFERENCES_HEADING =
+  /^(see also|next steps?|further reading|siehe auch|nächste schritte|weiterführende (links|literatur)|voir aussi|étapes suivantes|véase también|pasos siguientes|vedi anche|passaggi successivi|zie ook|volgende stappen)\s*:?$/iu;
+
+/** The label of a page's table of contents (docs themes: "On this page", "In this article"). */
+export const TOC_LABEL =
+  /^(on this page|contents|table of contents|in this article|in this section|auf dieser seite|inhalt|inhaltsverzeichnis|sur cette page|dans cet article|table des matières|en esta página|en este artículo|contenido|in questa pagina|in questo articolo|indice|op deze pagina|inhoud|nesta página|目次|目录)\s*:?$/iu;

@@ -16,7 +16,8 @@ import { isSiteNameHeading } from './site-name';
 import { repliesShareThePostTemplate } from './discussion';
 import { declaresDiscussion, isShopPage, readStructuredData, type StructuredData } from './structured-data';
 import { productTitle, pruneBuyBox } from './buy-box';
-import { isSignatureName } from './boilerplate-cues';
+import { CALLOUT, isSignatureName } from './boilerplate-cues';
+import { comparable } from './coverage';
 
 /** Never content. */
 const NOT_CONTENT = [
@@ -101,7 +102,6 @@ const CONTENT_BLOCKS = 'p, pre, table, ul, ol, dl, blockquote, img, picture, h1,
 const PREFIXES = ['cookie', 'consent', 'newsletter', 'subscribe', 'advert', 'sponsor', 'breadcrumb', 'related', 'social', 'sharebutton'];
 
 const ARIA_CHROME = /\b(share|sharing|cookie|consent|newsletter|subscribe|related|comments|breadcrumb|advert|social|sponsored)/i;
-const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
 
 /**
  * Test hooks and component names name a block by its role as plainly as a class would
@@ -110,9 +110,20 @@ const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
  */
 const TEST_IDS = ['data-testid', 'data-test-id', 'data-component'];
 
+/**
+ * An element's id as a name: not a heading's id that spells its own text, the slug docs
+ * generators give every section for its permalink ("Sharing state between hooks" is
+ * `id="sharing-state-between-hooks"`, no share widget).
+ */
+function idName(element: Element): string {
+  const id = element.getAttribute('id') ?? '';
+  if (!id || !/^H[1-6]$/.test(element.tagName)) return id;
+  return comparable(id) === comparable(element.textContent ?? '') ? '' : id;
+}
+
 function classify(element: Element): Kind | null {
   const testIds = TEST_IDS.map((name) => element.getAttribute(name) ?? '').join(' ');
-  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''} ${testIds}`.toLowerCase();
+  const names = `${element.getAttribute('class') ?? ''} ${idName(element)} ${testIds}`.toLowerCase();
   let found: Kind | null = null;
   for (const token of names.split(/\s+/)) {
     if (!token) continue;

@@ -15,6 +15,7 @@ import { MIN_REPLIES, threadPosts } from './discussion';
 import { separateFields } from './fields';
 import { missesListedLines } from './listed-lines';
 import { metaContent } from './metadata';
+import { prepareGeneratedPage } from './doc-generators';
 
 export interface MainContent {
   /** The title shown as the content's h1. */
@@ -99,6 +100,7 @@ function ensureTitleHeading(root: Element, title: string): void {
 function cleanedDocument(html: string, pageUrl: string, prepare: ((document: Document) => void) | undefined): Document {
   const document = parseDocument(html);
   prepare?.(document);
+  prepareGeneratedPage(document);
   absolutize(document, baseUrlOf(document, pageUrl));
   removeChrome(document);
   if (document.body) separateFields(document.body);
@@ -180,6 +182,7 @@ export function extractMainContent(
   fallbackTitle: string,
   prepare?: (document: Document) => void,
 ): MainContent {
+  prepareGeneratedPage(document);
   const heading = pageHeading(document);
   // What the page says its article or product is about, read before removeChrome drops the scripts.
   const data = readStructuredData(document);
