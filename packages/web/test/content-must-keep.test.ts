@@ -184,3 +184,81 @@ describe('shop and recipe pages: what is the product’s or the recipe’s own',
     expect(out).not.toContain('Compare');
   });
 });
+
+describe('stop-20 review: real content the boilerplate rules took', () => {
+  const pruned = (html: string, page = {}) => {
+    const root = body(`<div><p>${PROSE}</p><p>${PROSE}</p>${html}</div>`).firstElementChild!;
+    pruneBoilerplate(root, page);
+    return textOf(root);
+  };
+
+  it.each([
+    '<div class="plan"><h3>Team</h3><p>$29 per month</p><ul><li>Seats: 5</li><li>Messages: 10,000 / month</li><li>Storage: 20 GB</li></ul></div>',
+    '<div class="tier"><h3>Community add-on</h3><ul><li>Posts: 10,000</li><li>Members: 500</li><li>Moderation tools</li></ul></div>',
+  ])('keeps a pricing card whose list counts posts or messages: %s', (html) => {
+    const out = pruned(html);
+    for (const kept of Array.from(body(html).querySelectorAll('h3, p, li')).map(textOf)) expect(out).toContain(kept);
+  });
+
+  it('keeps a story’s section headed “More photos from …” or “More stories from …” that is no list of links', () => {
+    const photos =
+      '<h2>More photos from the scene</h2><figure><img src="/mill.jpg" alt="Firefighters on the roof of the mill"><figcaption>Crews worked through the night.</figcaption></figure>' +
+      '<p>The fire started in the old dye works shortly after midnight, residents said.</p>';
+    const root = body(`<div><p>${PROSE}</p>${photos}</div>`).firstElementChild!;
+    pruneBoilerplate(root);
+    expect(root.querySelector('img[alt]')).not.toBeNull();
+    expect(textOf(root)).toContain('More photos from the scene');
+    expect(textOf(root)).toContain('Crews worked through the night.');
+    expect(textOf(root)).toContain('The fire started in the old dye works');
+    const stories = pruned(
+      '<h2>More stories from the front line</h2><p>A medic in Kharkiv told us how the clinic runs on two generators.</p>',
+    );
+    expect(stories).toContain('More stories from the front line');
+    expect(stories).toContain('runs on two generators');
+  });
+
+  it('keeps a README’s or dataset’s licence section', () => {
+    const out = pruned('<h2>License</h2><p>License: CC BY 4.0</p>');
+    expect(out).toContain('License: CC BY 4.0');
+    expect(out).toMatch(/License\s*License: CC BY 4\.0/);
+    expect(pruned('<h2>Licence</h2><p>Released under CC0 (public domain).</p>')).toContain('Released under CC0');
+  });
+
+  it.each([
+    '<p>Keywords: climate change, adaptation, Sahel, rainfall variability</p>',
+    '<p>Category: Best Documentary Feature</p>',
+    '<p>Topics: security, privacy, and the future of the web</p>',
+  ])('keeps a paper’s or a list’s labelled terms written as plain text: %s', (html) => {
+    expect(reason(html)).toBeNull();
+    expect(pruned(html)).toContain(textOf(body(html)));
+  });
+
+  it('keeps a count inside a sentence', () => {
+    const sentence = 'Curry finished with 38 points and nine assists as the Warriors won in overtime.';
+    expect(
+      pruned('<p>Curry finished with <span class="stat">38 points</span> and nine assists as the Warriors won in overtime.</p>'),
+    ).toContain(sentence);
+    expect(pruned('<p>The thread drew <span>120 replies</span> within an hour of the announcement.</p>')).toContain(
+      'drew 120 replies within',
+    );
+  });
+
+  it.each(['<div>85m²</div>', '<div>120m³</div>'])('keeps an area or volume written with “m”: %s', (html) => {
+    expect(pruned(html)).toContain(textOf(body(html)));
+  });
+
+  it('keeps a recipe step that starts with the imperative “Cocina” or “Cucina”', () => {
+    const steps =
+      '<ol><li><strong>Cocina</strong> el arroz 18 minutos a fuego medio</li><li><strong>Cucina</strong> la pasta per 10 minuti in acqua salata</li></ol>';
+    const out = pruned(steps, { reviewed: true });
+    expect(out).toContain('Cocina el arroz 18 minutos a fuego medio');
+    expect(out).toContain('Cucina la pasta per 10 minuti in acqua salata');
+  });
+
+  it.each(['<p>他在接受记者采访时展示了新馆的设计图</p>', '<p>她向记者出示了事故现场的照片和地图</p>'])(
+    'keeps a Chinese sentence that mentions a reporter and ends in 图: %s',
+    (html) => {
+      expect(reason(html)).toBeNull();
+    },
+  );
+});

@@ -146,10 +146,14 @@ describe('a portfolio written without paragraphs', () => {
 
 describe('taxonomy lines, saves and short-written counts', () => {
   it('drops a taxonomy line or its bare label, keeps a sentence that starts with the word', () => {
-    expect(boilerplateReason(block('<div>Tags: Miso, Oat, Chocolate</div>'))).toBe('taxonomy');
-    expect(boilerplateReason(block('<div>Category: Dinner</div>'))).toBe('taxonomy');
+    expect(boilerplateReason(block('<div>Tags: Miso, Oat, Chocolate</div>'), Infinity, RECIPE)).toBe('taxonomy');
+    expect(boilerplateReason(block('<div>Category: Dinner</div>'), Infinity, RECIPE)).toBe('taxonomy');
+    expect(boilerplateReason(block('<div>Keywords: chickpea curry, vegan curry</div>'), Infinity, RECIPE)).toBe('taxonomy');
     expect(boilerplateReason(block('<p>Categories</p>'))).toBe('taxonomy');
-    expect(boilerplateReason(block('<div>Schlagwörter: Brot, Sauerteig</div>'))).toBe('taxonomy');
+    expect(boilerplateReason(block('<div>Schlagwörter: <a href="/t/brot">Brot</a>, <a href="/t/sauerteig">Sauerteig</a></div>'))).toBe(
+      'taxonomy',
+    );
+    expect(boilerplateReason(block('<div>Tags: <a href="/t/miso">Miso</a>, <a href="/t/oat">Oat</a></div>'))).toBe('taxonomy');
     expect(boilerplateReason(block('<p>Tags are free-form labels you can add to any page.</p>'))).toBeNull();
     expect(
       boilerplateReason(block('<p>Topics: we covered the budget, the libraries and the parking charges in turn. Then we left.</p>')),

@@ -8,7 +8,7 @@
  */
 import { linkTextLength, spacedText, textOf } from './dom';
 import { removeCodeGutters, removeSaleRows, trimCaptionCredits } from './block-trims';
-import { isIngredientAmount, removeControlLinks, removeRecipeTaxonomy } from './recipe-lines';
+import { isIngredientAmount, removeControlLinks, removeRecipeTaxonomy, standsAlone } from './recipe-lines';
 import type { PageKind } from './page-kind';
 import { removeDelimitedSignatures, removeRepeatedLines, wholeCard } from './thread-lines';
 import { isSectionTitle } from './section-titles';
@@ -35,6 +35,7 @@ import {
   DISCLOSURE,
   MADE_IT_HEADING,
   MORE_FROM_HEADING,
+  MEMBER_CARD_LINE,
   MEMBER_JOINED,
   MEMBER_POSTS,
   PAGER,
@@ -137,6 +138,12 @@ function introducesCode(element: Element, text: string): boolean {
   return false;
 }
 
+/** Whether `element` is the first block after a heading, the text of the section the heading opens. */
+function underHeading(element: Element): boolean {
+  const heading = element.previousElementSibling;
+  return heading !== null && HEADING.test(heading.tagName);
+}
+
 /** Whether nothing but the next section's heading follows `element` in its box. */
 function titlesNothing(element: Element): boolean {
   const next = element.nextElementSibling;
@@ -177,19 +184,20 @@ function isStepNumber(element: Element, text: string): boolean {
   if (STEP_NUMBER.test(text)) return true;
   // A badge: nothing between it and the step's text, as an amount has its space before its unit.
   const glued = element.nextSibling?.nodeType === 1;
-  return glued && /^\d{1,3}$/.test(text) && Number(text) === itemPosition(item);
+  return glued && /^\d{1,3}$/.test(text) && isItemPosition(item, Number(text));
 }
 
 /**
- * An item's place in its list, from 1. A bare number leading an ordered list's item, glued to
- * the text after it, is the step's own number when it is the item's place
+ * Whether `item` is the `position`th item of its list, from 1. A bare number leading an ordered
+ * list's item, glued to the text after it, is the step's own number when it is the item's place
  * ("<li><span>3</span><span>Add the flour</span>"): an amount ("3 eggs") is that only by chance.
+ * Counts back no further than `position` items: a long list costs no walk per item.
  */
-function itemPosition(item: Element): number {
-  let position = 1;
-  for (let sibling = item.previousElementSibling; sibling; sibling = sibling.previousElementSibling)
-    if (sibling.tagName === 'LI') position++;
-  return position;
+function isItemPosition(item: Element, position: number): boolean {
+  let before = 0;
+  for (let sibling = item.previousElementSibling; sibling && before < position; sibling = sibling.previousElementSibling)
+    if (sibling.tagName === 'LI') before++;
+  return before === position - 1;
 }
 
 /** A step's number drawn as a badge before its label ("<div class="avatar">1</div> Step 1"). */
@@ -221,11 +229,13 @@ function isLinkList(element: Element): boolean {
  * Logged"), or a join date with a post count ("oldgreaser · Senior Member · Posts: 2184 ·
  * Joined: Mar 2010").
  */
-function isMemberCardLine(element: Element, text: string, list: boolean): boolean {
+function isMemberCardLine(element: Element, text: string, list: boolean, page: PageKind): boolean {
   if (MEMBER_JOINED.test(text) && MEMBER_POSTS.test(text)) return true;
   if (!list) return isPostCountLine(text);
   const items = Array.from(element.children).map(textOf);
-  return items.some(isPostCountLine) && items.every((item) => item.length <= MAX_CARD_ITEM);
+  if (!items.some(isPostCountLine) || !items.every((item) => item.length <= MAX_CARD_ITEM)) return false;
+  // A plan's allowances are short lines with a count of posts too: a card says more of its member.
+  return page.thread === true || items.some((item) => MEMBER_CARD_LINE.test(item) || MEMBER_JOINED.test(item));
 }
 /** Characters of a member card's line at most (its rank, its count, a short blurb). */
 const MAX_CARD_ITEM = 60;
@@ -275,7 +285,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (!list && length < MAX_MEMBER_CARD && isMemberStats(cells()) && !element.querySelector('pre, h1')) return 'member card';
   // Its count line ("Member Posts: 87"), a list of its lines holding one, or its join date with
   // its count ("Joined: Feb 2016 Posts: 212"), as spans too: the card is the count's wrappers.
-  if (length < MAX_MEMBER_CARD && !element.querySelector('pre, h1') && isMemberCardLine(element, text, list)) return 'member card';
+  if (length < MAX_MEMBER_CARD && isMemberCardLine(element, text, list, page) && !element.querySelector('pre, h1')) return 'member card';
   if (element.querySelector(KEEP_INSIDE)) return null;
   // A table cell's only block is the cell's value ("17", "<a>240 mm</a>"): the table's, like the cell.
   const parent = element.parentElement;
@@ -320,7 +330,9 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
     // A shop's notices are often spans of the buy box ("<span>Ships from United States.</span>").
     if (page.shop === true && shopNotice) return 'shop notice';
     if (isSlideCounter(element, text) || isCaptionNumber(element, text)) return 'counter';
-    // "4.9 from 86 votes" in a recipe card's meta row of spans.
+    // "4.9 from 86 votes" in a recipe card's meta row of spans; in a sentence ("finished with
+    // <span>38 points</span> and nine assists") the count is the sentence's.
+    if (!standsAlone(element)) return null;
     if (length < 60 && COUNTER.test(text)) return 'counter';
     return isRatingTally(text, page.shop) ? 'rating' : null;
   }
@@ -334,7 +346,8 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   // Counters and vote tallies alone ("3 / 12", "277"): a block of the article has words. A price
   // ("£12.00") is no counter: it is what a watch on a product page is for.
   // Counts written short ("3.1k", "1.4K") are numbers too.
-  const unabbreviated = text.replace(/(\d)[kKmM](?!\p{L})/gu, '$1');
+  // (A lower-case "m" is a metre: "85m²" is an area, no count.)
+  const unabbreviated = text.replace(/(\d)[kKM](?![\p{L}\p{N}²³])/gu, '$1');
   if (length < 20 && !/\p{L}/u.test(unabbreviated) && !PRICE.test(text) && !isLabelledValue(element)) return 'no words';
   // A slide's place in a carousel ("1 of 10"), however it is wrapped.
   if (isSlideCounter(element, text)) return 'counter';
@@ -342,7 +355,9 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (length < 80 && /\d/.test(text) && !/\p{L}/u.test(text.replace(COUNTED, '')) && !isLabelledValue(element)) return 'counter';
   // A list is judged as a list: an item may quote a copyright line, the list is no footer for it.
   if (!list && length < 200 && COPYRIGHT.test(text)) return 'copyright';
-  if (!list && length < 120 && isLicenceLine(cells())) return 'licence';
+  // Under a heading of its own ("<h2>License</h2><p>License: CC BY 4.0</p>") it is a README's or a
+  // dataset's section, what the document says of itself.
+  if (!list && length < 120 && isLicenceLine(cells()) && !underHeading(element)) return 'licence';
   // The nutrition panel's small print.
   if (length < 300 && NUTRITION_NOTE.test(text)) return 'nutrition';
   if (list) return isLinkList(element) && articleText >= LIST_TO_PROSE * length && !underOwnReferences(element) ? 'link list' : null;
@@ -369,7 +384,7 @@ export function boilerplateReason(element: Element, articleText = Infinity, page
   if (isRatingTally(text, page.shop)) return 'rating';
   if (length < 120 && RATING.test(text)) return 'rating';
   if (length < 120 && (CREDIT.test(text) || USAGE_TERMS.test(text) || CJK_CREDIT.test(text))) return 'credit';
-  if (length < 200 && isTaxonomyLine(text, linkDensity)) return 'taxonomy';
+  if (length < 200 && isTaxonomyLine(text, linkDensity * length, page.reviewed === true && !page.shop)) return 'taxonomy';
   if (length < 400 && BIO.test(text)) return 'author bio';
   if (length < 150 && (BYLINE_NAME.test(text) || BYLINE.test(text))) return 'byline';
   // Read with the cells apart: "5 images" and "April 21, 2024" side by side are no word "imagesApril".
@@ -430,18 +445,51 @@ function isBackToTop(anchor: Element): boolean {
 const PICTURE = 'img[alt]:not([alt=""]), picture, video';
 
 /**
- * Removes what follows `heading` in its section up to the next heading of its rank or higher (a
+ * What follows `heading` in its section up to the next heading of its rank or higher (a
  * paragraph styled as a heading is outranked by any heading): the box it titles, not the
  * article's sections after it.
  */
-function removeUntilHeading(heading: Element): void {
+function sectionAfter(heading: Element): ChildNode[] {
   const rank = HEADING.test(heading.tagName) ? Number(heading.tagName[1]) : 7;
   const outranks = Array.from({ length: Math.min(rank, 6) }, (_, i) => `h${i + 1}`).join(', ');
-  while (heading.nextSibling) {
-    const next = heading.nextSibling;
+  const section: ChildNode[] = [];
+  for (let next = heading.nextSibling; next; next = next.nextSibling) {
     if (next.nodeType === 1 && ((next as Element).matches(outranks) || (next as Element).querySelector(outranks))) break;
-    next.remove();
+    section.push(next);
   }
+  return section;
+}
+
+/** Removes what `heading` titles in its section (see sectionAfter). */
+function removeUntilHeading(heading: Element): void {
+  for (const node of sectionAfter(heading)) node.remove();
+}
+
+/** Share of a teaser section's text in its links. */
+const TEASER_LINKS = 0.8;
+
+/**
+ * Whether a "More ... from/by ..." heading titles teasers: links to other pages or pictures that
+ * link to them ("More artwork by Mira Tanaka" over linked tiles), or nothing left (its list went
+ * first). A story's "More photos from the scene" titles its own figures and text, which stay.
+ */
+function titlesTeasers(heading: Element): boolean {
+  const summary = heading.closest('summary');
+  const section =
+    summary?.parentElement?.tagName === 'DETAILS'
+      ? Array.from(summary.parentElement.childNodes).filter((node) => node !== summary)
+      : sectionAfter(heading);
+  let text = 0;
+  let linked = 0;
+  for (const node of section) {
+    text += textOf(node).length;
+    if (node.nodeType !== 1) continue;
+    const element = node as Element;
+    linked += element.tagName === 'A' ? textOf(element).length : linkTextLength(element);
+    const pictures = element.matches(PICTURE) ? [element] : Array.from(element.querySelectorAll(PICTURE));
+    if (pictures.some((picture) => picture.closest('a') === null)) return false;
+  }
+  return linked >= TEASER_LINKS * text;
 }
 
 /**
@@ -569,6 +617,7 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
       // The thread is the heading and what follows it in its section.
       while (element.nextSibling) element.nextSibling.remove();
     }
+    if (reason === 'more from' && !titlesTeasers(element)) continue;
     if (reason === 'author box' || reason === 'more from' || (reason === 'shop section' && page.shop)) {
       removeSection(element, touched);
       continue;

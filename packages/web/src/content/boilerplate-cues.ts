@@ -147,10 +147,11 @@ export const CREDIT =
  * Chinese news's credit lines: the staff line closing an article ("责任编辑：陈晓 图片编辑：金潇",
  * "(责编：王一帆)", "校对：刘威") and a photo's caption closing on its photographer ("……（記者陳昀攝）",
  * "……本报记者 林晓岚摄", "……澎湃新闻记者 李静 图", "……资料图"): the press there writes captions as a
- * plain paragraph under the picture, told only by that ending.
+ * plain paragraph under the picture, told only by that ending. The reporter's name is a name (two
+ * to four characters, a few of them at most): "接受记者采访时展示了新馆的设计图" is a sentence.
  */
 export const CJK_CREDIT =
-  /^[(（]?(责任编辑|責任編輯|责编|責編|校对|校對|审校|審校|图片编辑|圖片編輯)\s*[:：]|([（(][^（）()]{0,24}(摄|攝|供图|供圖|提供)[)）]|(记者|記者)\s*[^\s（）()]{1,12}\s*(摄|攝|图|圖)|资料图片?|資料圖片?)$/u;
+  /^[(（]?(责任编辑|責任編輯|责编|責編|校对|校對|审校|審校|图片编辑|圖片編輯)\s*[:：]|([（(][^（）()]{0,24}(摄|攝|供图|供圖|提供)[)）]|(记者|記者)\s*[:：]?\s*[\p{Script=Han}·]{2,4}([、\s]\s*[\p{Script=Han}·]{2,4}){0,3}\s*(摄|攝|图|圖)|资料图片?|資料圖片?)$/u;
 
 /** A credit closing a caption, in parentheses (tested on the caption's last parenthesis on): "(Photo by A. Name/Getty Images)", "(AP Photo/Name)", "(Foto: dpa)". */
 export const TRAILING_CREDIT =
@@ -234,8 +235,17 @@ export function isPostCountLine(text: string): boolean {
   const count = MEMBER_POST_COUNT.exec(text);
   if (!count || text.length > MAX_MEMBER_LINE) return false;
   const rest = (text.slice(0, count.index) + ' ' + text.slice(count.index + count[0].length)).trim();
-  return !/[.!?。！？]/u.test(rest) && (rest === '' || rest.split(/\s+/).length <= MAX_RANK_WORDS);
+  // A rank is words: "Messages: 10,000 / month" is a plan's allowance.
+  return !/[^\p{L}\p{M}\s'’-]/u.test(rest) && (rest === '' || rest.split(/\s+/).length <= MAX_RANK_WORDS);
 }
+
+/**
+ * A member card's other short lines: its rank or its status ("Newbie", "Full Member", "Moderator",
+ * "Logged", "Offline"). A list whose lines count posts is a card with one of these (or a join
+ * date) beside the count; without, it may be a plan's allowances ("Posts: 10,000", "Members: 500").
+ */
+export const MEMBER_CARD_LINE =
+  /^(logged( in)?|online|offline|newbie|((new|junior|jr|senior|sr|full|hero|active|regular|valued|elite|veteran|premium|vip|forum|community) )?member|(global |super |forum )?moderator|administrator|admin|staff|neuling|mitglied|moderatorin|membre|nouveau membre|miembro|nuevo miembro|membro|nuovo utente|utente)$/iu;
 
 /**
  * A link back to the page's top under each post ("Top", "Back to top", "Nach oben", "Haut de
@@ -403,22 +413,30 @@ export const SALE_ROW_LABEL =
 
 /** The label of a post's or recipe's taxonomy line ("Tags: Miso, Oat", "Filed under", "Category: Dinner", "Schlagwörter:"). */
 const TAXONOMY_LABEL =
-  /^(tags?|tagged( with| as)?|filed (under|in)|categories|category|topics|keywords|schlagwörter|stichwörter|étiquettes|mots[- ]clés|catégories?|etiquetas|categorías?|categorie|argomenti|tagi|kategorie|kategorien|タグ|カテゴリー?|标签|分类)(?![\p{L}\p{N}])\s*/iu;
+  /^(tags?|tagged( with| as)?|filed (under|in)|categories|category|schlagwörter|étiquettes|catégories?|etiquetas|categorías?|categorie|tagi|kategorie|kategorien|タグ|カテゴリー?|标签|分类)(?![\p{L}\p{N}])\s*/iu;
+/**
+ * Keyword and topic labels: a recipe card's filing ("Keywords: chickpea curry, vegan curry"), but
+ * elsewhere as often a paper's own keywords or a talk's topics, so only read on a recipe's page.
+ */
+const KEYWORD_LABEL = /^(topics|keywords?|stichwörter|mots[- ]clés|palabras clave|argomenti|parole chiave)(?![\p{L}\p{N}])\s*/iu;
 /** Terms of a taxonomy line at most, and characters of one term. */
 const MAX_TERMS = 12;
 const MAX_TERM = 30;
 
 /**
- * A taxonomy line: its label alone (its links gone with the chrome), or the label with a colon
- * and a short list of terms ("Tags: Miso, Oat, Chocolate"), or terms that are links. A sentence
- * ("Tags are free-form labels ...") has no colon and no linked terms.
+ * A taxonomy line: its label alone (its links gone with the chrome), or the label with a short
+ * list of terms that are links ("Tags: <a>Miso</a>, <a>Oat</a>"). On a recipe's page the card's
+ * terms are often plain text ("Category: Dinner"); elsewhere a label over plain terms is the
+ * page's own ("Category: Best Documentary Feature"). A sentence ("Tags are free-form labels ...")
+ * has no colon and no linked terms.
  */
-export function isTaxonomyLine(text: string, linkDensity: number): boolean {
-  const label = TAXONOMY_LABEL.exec(text);
+export function isTaxonomyLine(text: string, linkedLength: number, recipe = false): boolean {
+  const label = TAXONOMY_LABEL.exec(text) ?? (recipe ? KEYWORD_LABEL.exec(text) : null);
   if (!label) return false;
   let rest = text.slice(label[0].length);
   if (rest === '' || rest === ':' || rest === '：') return true;
-  if (!/^[:：]/u.test(rest) && linkDensity < 0.5) return false;
+  // Linked terms: half the terms' text at least in links (the label, often long, is no term).
+  if (linkedLength < 0.5 * rest.length && !(recipe && /^[:：]/u.test(rest))) return false;
   rest = rest.replace(/^[:：]\s*/u, '');
   const terms = rest.split(/[,、|·•]/u).map((term) => term.trim());
   return terms.length <= MAX_TERMS && terms.every((term) => term.length > 0 && term.length <= MAX_TERM && !/[.!?。！？]/u.test(term));

@@ -32,7 +32,7 @@ export function isIngredientAmount(element: Element, text: string, page: PageKin
 }
 
 /** Whether `node` stands as a block of its own among its siblings: no text runs on before or after it. */
-function standsAlone(node: Element): boolean {
+export function standsAlone(node: Element): boolean {
   const blank = (sibling: Node | null) => !sibling || sibling.nodeType !== 3 || (sibling.textContent ?? '').trim() === '';
   return blank(node.previousSibling) && blank(node.nextSibling);
 }
@@ -54,6 +54,20 @@ export function removeControlLinks(root: Element, touched: Set<Element>): void {
 /** Characters of a taxonomy row at most: a label and a few terms. */
 const MAX_TAXONOMY_ROW = 120;
 
+/** Words of one term of a taxonomy row at most ("Main Course", "Modern Australian"). */
+const MAX_TERM_WORDS = 3;
+
+/**
+ * Whether what follows a taxonomy row's label reads as its terms: set off by a colon or a bar
+ * ("Diet: | Vegan"), or short terms ("British", "Main Course, Side Dish"). Some labels are verbs
+ * too (Spanish "Cocina", Italian "Cucina": "cook"), and a step goes on in a sentence after them
+ * ("Cocina el arroz 18 minutos a fuego medio").
+ */
+function readsAsTerms(label: string, rest: string): boolean {
+  if (/[:：|]$/u.test(label) || /^[:：|]/u.test(rest)) return true;
+  return rest.split(/[,、|·•/]/u).every((term) => term.trim().split(/\s+/).length <= MAX_TERM_WORDS);
+}
+
 /**
  * A recipe card's taxonomy rows ("Course Cake", "Cuisine British", "Diet: Vegan", list items of
  * the card's meta list or blocks of their own): the label is an element of its own, the row's
@@ -65,6 +79,7 @@ export function removeRecipeTaxonomy(root: Element): void {
     if (!label || label.children.length > 0 || !RECIPE_TAXONOMY_LABEL.test(textOf(label))) continue;
     const text = textOf(row);
     if (text.length <= textOf(label).length || text.length > MAX_TAXONOMY_ROW || /[.!?]$/.test(text)) continue;
+    if (!readsAsTerms(textOf(label), text.slice(textOf(label).length))) continue;
     if ((row.firstChild?.textContent ?? '').trim() !== '' && row.firstChild !== label) continue;
     row.remove();
   }
