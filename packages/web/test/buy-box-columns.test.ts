@@ -53,6 +53,17 @@ describe('a buy box whose controls stand before the title', () => {
     expect(out).toContain('Saves up to 30% energy');
     expect(out).not.toContain('Cheap line');
   });
+
+  it('keeps a list of the product’s features that quotes a percentage in every item, none an offer', () => {
+    const granola = [
+      'Made with 100% wholegrain oats',
+      'Contains 30% less sugar than our original recipe',
+      'Source of fibre: 8% of your daily intake',
+    ];
+    const out = prune(columns(`<div>Details</div><div>Cheap line</div><ul>${granola.map((item) => `<li>${item}</li>`).join('')}</ul>`));
+    for (const kept of granola) expect(out).toContain(kept);
+    expect(out).not.toContain('Cheap line');
+  });
 });
 
 /** Coolblue's shape: the title over two columns, the product's sections in the left one, the order box in the right one. */

@@ -57,6 +57,22 @@ describe('a shop page’s buy box', () => {
     for (const gone of ['500 ml', 'Was £24.00', 'Free returns', 'Pay on invoice']) expect(out).not.toContain(gone);
   });
 
+  it('stops at a list of features after the control, however many of its items quote a percentage', () => {
+    const features = [
+      'Made with 100% wholegrain oats',
+      'Contains 30% less sugar than our original recipe',
+      'Source of fibre: 8% of your daily intake',
+    ];
+    const document = parseDocument(
+      `<body><main><div><h1>Oat granola 500 g</h1><p>£3.50</p><button>Add to basket</button><p>Free delivery over £50</p>` +
+        `<ul>${features.map((item) => `<li>${item}</li>`).join('')}</ul><p>Short line.</p></div></main></body>`,
+    );
+    pruneBuyBox(document.body, document.querySelector('h1')!);
+    const out = textOf(document.body);
+    for (const kept of features) expect(out).toContain(kept);
+    expect(out).not.toContain('Free delivery');
+  });
+
   it('stops where the product’s content begins after the control', () => {
     const document = parseDocument(
       '<body><main><div><h1>Kettle</h1><button>Add to basket</button><p>Free delivery over £50</p>' +

@@ -145,6 +145,28 @@ describe('ExDoc (hexdocs) pages', () => {
   });
 });
 
+describe('ExDoc’s class names on other sites', () => {
+  const prepared = (html: string) => {
+    const document = parseDocument(`<html><head><title>Jobs</title></head><body><main>${html}</main></body></html>`);
+    prepareGeneratedPage(document);
+    return document;
+  };
+
+  it.each([
+    '<div class="job"><h3><a class="detail-link" href="/jobs/41">Senior Backend Engineer</a></h3><p>Remote, full time.</p></div>',
+    '<div class="detail-header"><a class="detail-link" href="/jobs/41">Senior Backend Engineer</a></div><p>Remote, full time.</p>',
+  ])('keep a job listing’s title linked as "detail-link": %s', (html) => {
+    expect(prepared(html).body.textContent).toContain('Senior Backend Engineer');
+  });
+
+  it.each([
+    '<h1 class="section-heading">Our story</h1>',
+    '<section class="details-list"><h1 class="section-heading">Our story</h1></section>',
+  ])('keep a page’s h1 named "section-heading": %s', (html) => {
+    expect(prepared(html).querySelector('h1')?.textContent).toBe('Our story');
+  });
+});
+
 describe('Redoc pages', () => {
   const page =
     '<html><head><title>Parcelroute API Reference</title></head><body><div id="redoc"><div class="sc-a redoc-wrap"><div class="menu-content"><ul role="menu"><li>Create a shipment</li></ul></div>' +
@@ -233,6 +255,17 @@ describe('docs callouts', () => {
       '<div class="text-sm prose"><p>Never reuse a key for a different operation, or the API answers with a mismatch error.</p></div></div>';
     expect(text(page(warning))).toContain('Never reuse a key for a different operation');
   });
+
+  it.each(['author-info', 'post-info', 'entry-meta tooltip-note'])(
+    'leave an aside named "%s" an aside: a word inside a class names no callout',
+    (name) => {
+      const document = parseDocument(
+        `<html><body><main><article><p>${PROSE}</p><aside class="${name}"><p>Jane Smith writes about rail.</p></aside></article></main></body></html>`,
+      );
+      prepareGeneratedPage(document);
+      expect(document.querySelector('aside')?.textContent).toBe('Jane Smith writes about rail.');
+    },
+  );
 
   it('but an aside that is no callout is still the page’s chrome', () => {
     expect(

@@ -50,6 +50,16 @@ describe("a carousel caption's wire credit", () => {
     expect(textOf(root)).not.toContain('AP Photo');
     expect(textOf(root)).toContain('(the family still runs it)');
   });
+
+  it.each([
+    'Upload a logo with a transparent background (image: at least 512 by 512 pixels)',
+    'The phone records in two modes (Foto: 12 MP, Video: 4K)',
+    'Das Gerät speichert beides (Bild: JPEG, Ton: MP3)',
+  ])('keeps a paragraph’s closing parenthesis outside a figure when it is no wire credit: "%s"', (sentence) => {
+    const root = block(`<div><p>${sentence}</p><p>The orchard was planted in 1938 (the family still runs it).</p></div>`);
+    pruneBoilerplate(root);
+    expect(textOf(root)).toContain(sentence);
+  });
 });
 
 describe("a recipe page's shopping-list link, readers' made-it reports, ad labels and like invitations", () => {

@@ -51,4 +51,18 @@ describe('a delivery check beside a product', () => {
     );
     expect(out).toContain('₹1,649');
   });
+
+  it.each([
+    // WooCommerce's variation selects: a "delivery" or "cap" in a variant's name is the product's choice, not an address.
+    '<form class="variations_form cart"><label for="pa_delivery-frequency">Delivery frequency</label>' +
+      '<select id="pa_delivery-frequency" name="attribute_pa_delivery-frequency"><option>Weekly</option></select>' +
+      '<p class="price">£18.00</p><button class="single_add_to_cart_button">Add to basket</button></form>',
+    '<form class="variations_form cart"><select name="attribute_pa_cap-size"><option>M</option></select>' +
+      '<p class="price">£18.00</p><button type="submit">Add to basket</button></form>',
+    // A delivery choice beside the add-to-cart button, its name no variant's.
+    '<form action="/cart"><label>Delivery day <select name="delivery_day"><option>Monday</option></select></label>' +
+      '<p>£18.00</p><button>Add to cart</button></form>',
+  ])('keeps a product form whose choice names a delivery, with its price: %s', (html) => {
+    expect(remove(html)).toContain('£18.00');
+  });
 });

@@ -20,10 +20,17 @@ export function removeCodeGutters(root: Element): void {
 }
 
 /**
+ * The wire services' own form of a credit in parentheses, "(Photo by A. Name/Agency)", "(AP
+ * Photo/Name)": outside a figure only this is one. A paragraph's "(image: at least 512 by 512
+ * pixels)" or "(Foto: 12 MP, Video: 4K)" is its text.
+ */
+const AGENCY_CREDIT = /^\(((AP|AFP|Reuters|EPA|dpa)[- ])?(photo(graph)?s?|foto(s|grafía|grafia)?)\s*(by\b|\/)/iu;
+
+/**
  * A credit at the end of a caption ("... on April 21, 2024. (Photo by A. Name/Agency)", "(AP
  * Photo/Name)", or an element of its own): the caption stays, its credit goes. The credit in
- * parentheses is the wire services' own form, so it is trimmed from any paragraph: a carousel's
- * caption is often a plain <p> in a slide's box, no figure around it.
+ * the wire services' form is trimmed from any paragraph: a carousel's caption is often a plain
+ * <p> in a slide's box, no figure around it.
  */
 export function trimCaptionCredits(root: Element): void {
   for (const caption of Array.from(root.querySelectorAll('figcaption, p'))) {
@@ -39,7 +46,8 @@ export function trimCaptionCredits(root: Element): void {
     if (!last || last.nodeType !== 3) continue;
     const text = (last.textContent ?? '').trimEnd();
     const open = text.lastIndexOf('(');
-    if (open <= 0 || !text.endsWith(')') || !TRAILING_CREDIT.test(text.slice(open))) continue;
+    const closing = text.slice(open);
+    if (open <= 0 || !text.endsWith(')') || !TRAILING_CREDIT.test(closing) || (!inFigure && !AGENCY_CREDIT.test(closing))) continue;
     const kept = text.slice(0, open).trimEnd();
     if (kept) last.textContent = kept;
   }

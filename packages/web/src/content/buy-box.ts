@@ -43,11 +43,18 @@ const PICKER =
 
 /** A promotion's amount: a price or a percentage ("5% Cashback", "worth ₹20,000"). */
 const OFFER_AMOUNT = /\d\s?%/u;
+/**
+ * A promotion's words: what a shop offers on the sale, not what the product holds ("100%
+ * wholegrain oats", "30% less sugar" are the product's).
+ */
+const OFFER_WORD =
+  /(?<!\p{L})(offers?|cashback|cash back|off|discounts?|coupons?|vouchers?|promo( code)?|emi|bank|cards?|save|savings|deals?|worth|rabatt|gutschein|remise|réduction|descuento|cupón|sconto|rabat|korting)(?!\p{L})/iu;
 
 /**
  * A list of the product's features, each item a phrase ("Flat, hidden element, easy to clean").
- * A list whose every item quotes a price or a percentage is the shop's offers ("5% Cashback on
- * ... card", "Extra 12% off"), not the product's features.
+ * A list whose every item offers a price or a percentage off is the shop's offers ("5% Cashback
+ * on ... card", "Extra 12% off"), not the product's features; a percentage alone is a feature's
+ * ("Made with 100% wholegrain oats").
  */
 function isFeatureList(element: Element): boolean {
   if (element.tagName !== 'UL' && element.tagName !== 'OL') return false;
@@ -57,7 +64,7 @@ function isFeatureList(element: Element): boolean {
   return (
     items.length >= MIN_FEATURES &&
     items.every((item) => item.length >= FEATURE_TEXT) &&
-    !items.every((item) => PRICE.test(item) || OFFER_AMOUNT.test(item))
+    !items.every((item) => (PRICE.test(item) || OFFER_AMOUNT.test(item)) && OFFER_WORD.test(item))
   );
 }
 

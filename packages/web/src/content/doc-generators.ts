@@ -54,7 +54,8 @@ const GENERATOR_CHROME = [
   '.contentContainer > ul.inheritance',
   // ExDoc
   'a.icon-action[rel="help"]',
-  'a.detail-link',
+  // Its permalink beside each function's title (its class names are words any site uses: scoped to its structure).
+  '.content-inner .detail-header > a.detail-link',
   'h1 > small.app-vsn',
   // Redoc
   '.redoc-wrap .react-tabs__tab-list',
@@ -136,7 +137,7 @@ const GENERATOR_RULES: ReadonlyArray<readonly [string, (element: Element) => voi
   ['.redoc-wrap td[kind="field"] > .property-name', removeLabelsBeside],
   ['#doc-content .headertitle > .title', makeTitle],
   ['.header > h2.title', makeTitle],
-  ['h1.section-heading', (heading) => rename(heading, 'h2')],
+  ['.content-inner .details-list > h1.section-heading', (heading) => rename(heading, 'h2')],
   ['.detail-header > h1.signature', (heading) => rename(heading, 'h3')],
 ];
 
@@ -237,6 +238,19 @@ const READABILITY_NEGATIVE = (Readability.prototype as unknown as { REGEXPS: { n
 const CALLOUT_BOX = /callout|admonition/i;
 
 /**
+ * Whether `classes` name a callout: a class that is a callout's word whole ("note", "tip") or as
+ * a BEM modifier (Starlight's "starlight-aside--note"), or names a callout box outright. A word
+ * inside a class is not one: "author-info" and "post-info" are a post's byline boxes.
+ */
+function namesCallout(classes: string): boolean {
+  return classes.split(/\s+/).some((name) => {
+    const modifier = name.lastIndexOf('--');
+    const kind = modifier < 0 ? name : name.slice(modifier + 2);
+    return CALLOUT_BOX.test(name) || CALLOUT.exec(kind)?.[0].length === kind.length;
+  });
+}
+
+/**
  * A docs site's callouts (notes, tips, warnings) are the page's text, but Readability drops
  * them: it removes every aside (Starlight writes its notes as `<aside class="starlight-aside">`),
  * and weighs a box by words in its classes, where utility classes read as chrome (Mintlify's
@@ -245,7 +259,7 @@ const CALLOUT_BOX = /callout|admonition/i;
  * also decides which block Readability picks as the article).
  */
 function mendCalloutAside(aside: Element): void {
-  if (!CALLOUT.test(aside.getAttribute('class') ?? '') || aside.closest('main, article') === null) return;
+  if (!namesCallout(aside.getAttribute('class') ?? '') || aside.closest('main, article') === null) return;
   const box = aside.ownerDocument.createElement('div');
   while (aside.firstChild) box.appendChild(aside.firstChild);
   aside.replaceWith(box);

@@ -7,6 +7,7 @@
  */
 import { textOf } from './dom';
 import { DELIVERY_FIELD, PRICE } from './boilerplate-cues';
+import { isBuyControl } from './structured-data';
 
 const CONTROLS = 'form, input:not([type="hidden"]), select, textarea';
 /** More text than this is more than a pitch and a privacy line: content may be in it. */
@@ -46,20 +47,44 @@ function isBox(element: Element, pageText: number, lengths: Map<Element, number>
 /** Attributes that say what a field is for, and the ARIA reference to its label. */
 const FIELD_NAMING = ['placeholder', 'aria-label', 'name', 'id', 'title', 'autocomplete'];
 
+/** A shop's variant attribute (WooCommerce's `attribute_pa_delivery-frequency`): a choice of the product's, whatever its words. */
+const VARIANT_ATTRIBUTE = /^attribute_/i;
+
+/** Each label's element by the id its `for` names, read once for the page (not a query of every label per control). */
+function labelsByTarget(body: Element): Map<string, Element> {
+  const labels = new Map<string, Element>();
+  for (const label of Array.from(body.ownerDocument.querySelectorAll('label[for]'))) {
+    const target = label.getAttribute('for');
+    if (target && !labels.has(target)) labels.set(target, label);
+  }
+  return labels;
+}
+
 /**
  * Whether `control` asks for a delivery address's postcode ("Enter Delivery Pincode", "PLZ"):
  * the box around it is the shop's delivery check, and the price it shows is a delivery fee, not
- * the product's price. Read from the field's own attributes and its label.
+ * the product's price. Read from the field's own attributes and its label. A variant's select
+ * ("attribute_pa_delivery-frequency") is the product's choice, not an address.
  */
-function isDeliveryField(control: Element): boolean {
+function isDeliveryField(control: Element, labels: Map<string, Element>): boolean {
+  if (VARIANT_ATTRIBUTE.test(control.getAttribute('name') ?? '')) return false;
   const names = FIELD_NAMING.map((name) => control.getAttribute(name) ?? '');
   const id = control.getAttribute('id');
-  const label =
-    control.closest('label') ??
-    Array.from(control.ownerDocument.querySelectorAll('label[for]')).find((l) => id && l.getAttribute('for') === id);
+  const label = control.closest('label') ?? (id ? labels.get(id) : undefined);
   if (label) names.push(textOf(label));
   // Code's names are split into words: "deliveryPincode", "shipping_zip", "postal-code".
   return names.some((name) => DELIVERY_FIELD.test(name.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/[_-]+/g, ' ')));
+}
+
+/**
+ * Whether `box` is a delivery check, its price a fee: its field asks for a postcode, and it holds
+ * no buy control and no other choice (a product form with a "Delivery frequency" select beside
+ * its size select and its add-to-cart button shows the product's price).
+ */
+function isDeliveryCheck(box: Element, control: Element, labels: Map<string, Element>): boolean {
+  if (!isDeliveryField(control, labels)) return false;
+  if (Array.from(box.querySelectorAll('select')).some((select) => select !== control)) return false;
+  return !Array.from(box.querySelectorAll('button, input[type="submit"], a[role="button"], [name="add-to-cart"]')).some(isBuyControl);
 }
 
 /** Removes form boxes from `body`, never an element `isProtected` (the article's own containers). */
@@ -67,6 +92,7 @@ export function removeFormBoxes(body: Element, isProtected: (element: Element) =
   const pageText = textOf(body).length;
   // Each element's text is measured once, however many controls climb through it.
   const lengths = new Map<Element, number>();
+  let labels: Map<string, Element> | undefined;
   for (const control of Array.from(body.querySelectorAll(CONTROLS))) {
     if (!control.isConnected || control.closest('pre, code')) continue;
     if ((control.tagName === 'INPUT' && !isInput(control)) || (control.tagName === 'FORM' && isEmptyForm(control))) continue;
@@ -78,6 +104,6 @@ export function removeFormBoxes(body: Element, isProtected: (element: Element) =
     }
     // A box showing a price (a variable product's chosen price) is the product's, not a pitch;
     // a delivery check's fee is no product's price.
-    if (box && (!PRICE.test(textOf(box)) || isDeliveryField(control))) box.remove();
+    if (box && (!PRICE.test(textOf(box)) || isDeliveryCheck(box, control, (labels ??= labelsByTarget(body))))) box.remove();
   }
 }
