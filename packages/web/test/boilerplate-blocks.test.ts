@@ -211,6 +211,17 @@ describe('form boxes', () => {
     expect(document.querySelector('img')).not.toBeNull();
   });
 
+  it('keeps a callout aside in the article, not an aside whose class only contains a callout word', () => {
+    const document = parseDocument(
+      `<main><h1>Retries</h1><p>${PROSE}</p><aside class="note"><p>Retries are capped at five.</p></aside>` +
+        '<aside class="post-info"><p>Jane Porter writes about infrastructure.</p></aside></main>',
+    );
+    removeChrome(document, readStructuredData(document), false);
+    const text = textOf(document.body);
+    expect(text).toContain('Retries are capped at five.');
+    expect(text).not.toContain('Jane Porter');
+  });
+
   it('keeps syntax-highlighted comments inside code, whatever the class names say', () => {
     const document = parseDocument(
       `<main><h1>Loops</h1><p>${PROSE}</p><pre><code>break; <span class="comment">// Exit when i is 64.</span></code></pre></main>`,

@@ -488,7 +488,23 @@ export const RECIPE_TAXONOMY_LABEL =
 export const DATELINE_LEAD = /^\p{Lu}[\p{L}'’.]*(\s+\(?\p{Lu}[\p{L}'’.&]*\)?){0,4}\s*[—–]$/u;
 
 /** Class words of a note set in the article's text (docs' admonitions: "note", "tip", "warning"). */
-export const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
+const CALLOUT = /\b(note|callout|tip|warning|info|admonition)\b/i;
+
+/** A class naming a docs callout box outright (Mintlify's "callout", Sphinx's and Docusaurus's "admonition"). */
+export const CALLOUT_BOX = /callout|admonition/i;
+
+/**
+ * Whether `classes` name a callout: a class that is a callout's word whole ("note", "tip") or as
+ * a BEM modifier (Starlight's "starlight-aside--note"), or names a callout box outright. A word
+ * inside a class is not one: "author-info" and "post-info" are a post's byline boxes.
+ */
+export function namesCallout(classes: string): boolean {
+  return classes.split(/\s+/).some((name) => {
+    const modifier = name.lastIndexOf('--');
+    const kind = modifier < 0 ? name : name.slice(modifier + 2);
+    return CALLOUT_BOX.test(name) || CALLOUT.exec(kind)?.[0].length === kind.length;
+  });
+}
 
 /**
  * A docs site's banner over a page of another version than the current one: Laravel's "You're

@@ -16,7 +16,7 @@ import { isSiteNameHeading } from './site-name';
 import { repliesShareThePostTemplate } from './discussion';
 import { declaresDiscussion, isShopPage, readStructuredData, type StructuredData } from './structured-data';
 import { productTitle, pruneBuyBox } from './buy-box';
-import { CALLOUT, isSignatureName } from './boilerplate-cues';
+import { isSignatureName, namesCallout } from './boilerplate-cues';
 import { comparable } from './coverage';
 
 /** Never content. */
@@ -228,7 +228,7 @@ function holdsProse(element: Element): boolean {
 }
 
 function isCallout(element: Element): boolean {
-  return element.closest('main, article') !== null && CALLOUT.test(element.getAttribute('class') ?? '');
+  return element.closest('main, article') !== null && namesCallout(element.getAttribute('class') ?? '');
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { forgetName, textOf } from './dom';
-import { CALLOUT } from './boilerplate-cues';
+import { CALLOUT_BOX, namesCallout } from './boilerplate-cues';
 
 /**
  * Blocks that are chrome wherever a generator writes them (its class names are its own, or
@@ -233,22 +233,6 @@ function unwrapHeadingBox(heading: Element): void {
 
 /** Readability's own class words that weigh a box down, from the version installed. */
 const READABILITY_NEGATIVE = (Readability.prototype as unknown as { REGEXPS: { negative: RegExp } }).REGEXPS.negative;
-
-/** A class naming a docs callout box outright (Mintlify's "callout", Sphinx's and Docusaurus's "admonition"). */
-const CALLOUT_BOX = /callout|admonition/i;
-
-/**
- * Whether `classes` name a callout: a class that is a callout's word whole ("note", "tip") or as
- * a BEM modifier (Starlight's "starlight-aside--note"), or names a callout box outright. A word
- * inside a class is not one: "author-info" and "post-info" are a post's byline boxes.
- */
-function namesCallout(classes: string): boolean {
-  return classes.split(/\s+/).some((name) => {
-    const modifier = name.lastIndexOf('--');
-    const kind = modifier < 0 ? name : name.slice(modifier + 2);
-    return CALLOUT_BOX.test(name) || CALLOUT.exec(kind)?.[0].length === kind.length;
-  });
-}
 
 /**
  * A docs site's callouts (notes, tips, warnings) are the page's text, but Readability drops
