@@ -11,7 +11,7 @@
  * written inside a button, a heading boxed with its permalink, a callout set as an aside.
  */
 import { Readability } from '@mozilla/readability';
-import { forgetName, textOf } from './dom';
+import { forgetName, retag, textOf } from './dom';
 import { CALLOUT_BOX, namesCallout } from './boilerplate-cues';
 
 /**
@@ -101,9 +101,7 @@ function removeDoxygenGeneratedFrom(contents: Element): void {
 /** Makes `element` an h1 (keeping its children), or nothing when the page has an h1 of its own. */
 function makeTitle(element: Element): void {
   if (element.ownerDocument.querySelector('h1')) return;
-  const heading = element.ownerDocument.createElement('h1');
-  while (element.firstChild) heading.appendChild(element.firstChild);
-  element.replaceWith(heading);
+  retag(element, 'h1');
 }
 
 /**
@@ -111,11 +109,9 @@ function makeTitle(element: Element): void {
  * is a forum's signature by name.
  */
 function rename(element: Element, tag: string): void {
-  const renamed = element.ownerDocument.createElement(tag);
   const id = element.getAttribute('id');
+  const renamed = retag(element, tag);
   if (id) renamed.setAttribute('id', id);
-  while (element.firstChild) renamed.appendChild(element.firstChild);
-  element.replaceWith(renamed);
 }
 
 /**
@@ -199,9 +195,7 @@ const SENTENCE = /^\S+(\s+\S+){3,}/u;
  */
 function unwrapParagraphButton(button: Element): void {
   if (!Array.from(button.querySelectorAll('p')).some((p) => SENTENCE.test(textOf(p)))) return;
-  const box = button.ownerDocument.createElement('div');
-  while (button.firstChild) box.appendChild(button.firstChild);
-  button.replaceWith(box);
+  retag(button, 'div');
 }
 
 /**
@@ -244,9 +238,7 @@ const READABILITY_NEGATIVE = (Readability.prototype as unknown as { REGEXPS: { n
  */
 function mendCalloutAside(aside: Element): void {
   if (!namesCallout(aside.getAttribute('class') ?? '') || aside.closest('main, article') === null) return;
-  const box = aside.ownerDocument.createElement('div');
-  while (aside.firstChild) box.appendChild(aside.firstChild);
-  aside.replaceWith(box);
+  retag(aside, 'div');
 }
 
 function mendCalloutBox(box: Element, classes: string): void {

@@ -131,3 +131,14 @@ export function forgetName(element: Element): void {
   element.removeAttribute('class');
   element.removeAttribute('id');
 }
+
+/**
+ * Puts an element of `tag` in `element`'s place, holding its children and none of its attributes
+ * (an h1 made an h2, a button holding a paragraph made a div), and returns it.
+ */
+export function retag(element: Element, tag: string): Element {
+  const renamed = element.ownerDocument.createElement(tag);
+  while (element.firstChild) renamed.appendChild(element.firstChild);
+  element.replaceWith(renamed);
+  return renamed;
+}

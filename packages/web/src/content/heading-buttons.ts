@@ -6,7 +6,7 @@
  * controls and go before extraction; this one's text is the section's heading, so the heading
  * keeps it. Only a button that is all of its heading's text is unwrapped.
  */
-import { textOf } from './dom';
+import { retag, textOf } from './dom';
 
 /** Longer than any headline: a heading's one paragraph of this many characters is a paragraph. */
 const HEADLINE_LENGTH = 150;
@@ -36,9 +36,8 @@ export function demoteProseHeadings(root: ParentNode): void {
   for (const heading of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6'))) {
     const blocks = heading.querySelectorAll(PROSE_BLOCKS);
     if (blocks.length === 0 || (blocks.length === 1 && blocks[0]?.tagName === 'P' && textOf(heading).length <= HEADLINE_LENGTH)) continue;
-    const box = heading.ownerDocument.createElement('div');
-    for (const { name, value } of Array.from(heading.attributes)) box.setAttribute(name, value);
-    while (heading.firstChild) box.appendChild(heading.firstChild);
-    heading.replaceWith(box);
+    const attributes = Array.from(heading.attributes, ({ name, value }) => ({ name, value }));
+    const box = retag(heading, 'div');
+    for (const { name, value } of attributes) box.setAttribute(name, value);
   }
 }

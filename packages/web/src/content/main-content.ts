@@ -4,7 +4,7 @@
  * little. The result always starts with the page title as its h1.
  */
 import { Readability } from '@mozilla/readability';
-import { absoluteHttpUrl, baseUrlOf, collapseSpace, normalise, parseDocument, textOf } from './dom';
+import { absoluteHttpUrl, baseUrlOf, collapseSpace, normalise, parseDocument, retag, textOf } from './dom';
 import { CAPTION_TEXT, captionsIn, removeChrome } from './clean';
 import { isPermalink, pruneBoilerplate } from './boilerplate-blocks';
 import { isSiteNameHeading } from './site-name';
@@ -87,11 +87,7 @@ function ensureTitleHeading(root: Element, title: string): void {
     if (root.firstElementChild !== h1) root.insertBefore(h1, root.firstChild);
     return;
   }
-  for (const h1 of Array.from(root.querySelectorAll('h1'))) {
-    const h2 = root.ownerDocument.createElement('h2');
-    while (h1.firstChild) h2.appendChild(h1.firstChild);
-    h1.replaceWith(h2);
-  }
+  for (const h1 of Array.from(root.querySelectorAll('h1'))) retag(h1, 'h2');
   const heading = root.ownerDocument.createElement('h1');
   heading.textContent = title;
   root.insertBefore(heading, root.firstChild);
