@@ -591,13 +591,14 @@ export function pruneBoilerplate(root: Element, page: PageKind = {}): void {
     removeControlLinks(root, touched);
     removeRecipeTaxonomy(root);
   }
-  // Heading permalinks ("¶", "#") say nothing and clutter the markdown.
-  for (const anchor of Array.from(root.querySelectorAll('a[href^="#"]'))) if (isPermalink(anchor)) anchor.remove();
-  // So do the links back to the page's top a forum puts under each post (their boxes go with them).
+  // In-page links that say nothing and clutter the markdown: heading permalinks ("¶", "#"), and
+  // the links back to the page's top a forum puts under each post (their boxes go with them).
   for (const anchor of Array.from(root.querySelectorAll('a[href^="#"]'))) {
-    if (!isBackToTop(anchor)) continue;
-    if (anchor.parentElement) touched.add(anchor.parentElement);
-    anchor.remove();
+    if (isPermalink(anchor)) anchor.remove();
+    else if (isBackToTop(anchor)) {
+      if (anchor.parentElement) touched.add(anchor.parentElement);
+      anchor.remove();
+    }
   }
   removeDelimitedSignatures(root, touched);
   const articleText = proseLength(textOf(root)) - linkTextLength(root);

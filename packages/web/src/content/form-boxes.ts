@@ -7,7 +7,7 @@
  */
 import { textOf } from './dom';
 import { DELIVERY_FIELD, PRICE } from './boilerplate-cues';
-import { isBuyControl } from './structured-data';
+import { BUY_CONTROL_CANDIDATES, isBuyControl } from './structured-data';
 
 const CONTROLS = 'form, input:not([type="hidden"]), select, textarea';
 /** More text than this is more than a pitch and a privacy line: content may be in it. */
@@ -84,7 +84,7 @@ function isDeliveryField(control: Element, labels: Map<string, Element>): boolea
 function isDeliveryCheck(box: Element, control: Element, labels: Map<string, Element>): boolean {
   if (!isDeliveryField(control, labels)) return false;
   if (Array.from(box.querySelectorAll('select')).some((select) => select !== control)) return false;
-  return !Array.from(box.querySelectorAll('button, input[type="submit"], a[role="button"], [name="add-to-cart"]')).some(isBuyControl);
+  return !Array.from(box.querySelectorAll(BUY_CONTROL_CANDIDATES)).some(isBuyControl);
 }
 
 /** Removes form boxes from `body`, never an element `isProtected` (the article's own containers). */

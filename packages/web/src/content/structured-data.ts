@@ -118,6 +118,9 @@ const BUY_CONTROL =
 /** Attributes naming a control for what it does, in code ("AddToCart", "js_pdp_add-to-basket"). */
 const CONTROL_NAME = /add[\s_-]?to[\s_-]?(cart|basket|bag|trolley)|buy[\s_-]?now|add2cart/i;
 
+/** The elements a buy control may be: a button, a submit input, a link styled as a button, WooCommerce's named one. */
+export const BUY_CONTROL_CANDIDATES = 'button, input[type="submit"], a[role="button"], [name="add-to-cart"]';
+
 /** Whether `control` (a button, a submit input, a link styled as a button) puts the product in the cart. */
 export function isBuyControl(control: Element): boolean {
   const label = control.tagName === 'INPUT' ? (control.getAttribute('value') ?? '') : (control.textContent ?? '');
@@ -140,7 +143,7 @@ export function isShopPage(document: Document, data: StructuredData): boolean {
   )
     return true;
   if (document.querySelector('form[action*="cart" i], form[action*="basket" i]')) return true;
-  const controls = document.querySelectorAll('button, input[type="submit"], a[role="button"], [name="add-to-cart"]');
+  const controls = document.querySelectorAll(BUY_CONTROL_CANDIDATES);
   return Array.from(controls).some(isBuyControl);
 }
 
