@@ -6,8 +6,8 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_VARIABLES, loadConfig, parseDuration, type Env } from '@sitelens/config';
-import { PLANS, QUEUES } from '@sitelens/contracts';
-import { createJobGate, createRedis, createScreenshotQueue, createWorker } from '@sitelens/queue';
+import { PLANS, QUEUES, type ScreenshotJobName, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
+import { createJobGate, createRedis, createScreenshotQueue, createWorker, startJobWorker } from '@sitelens/queue';
 import { allRoutes } from '@sitelens/gateway';
 import { testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 import {
@@ -266,6 +266,22 @@ describe('k8s manifests', () => {
       }
     });
 
+    it('counts a busy worker by the jobs it holds: its active trigger is its concurrency (+ prefetch)', () => {
+      const config = loadConfig(settings);
+      const held = {
+        'screenshot-worker': config.browser.concurrency + config.browser.prefetch,
+        'parse-worker': config.llm.concurrency,
+      };
+      for (const [worker, queue] of Object.entries(WORKER_QUEUES)) {
+        const scaled = ofKind('ScaledObject').find((s) => s.spec.scaleTargetRef.name === worker)!;
+        const active = (scaled.spec.triggers as Doc[]).find((t) => t.metadata.listName === `${prefix}:${queue}:active`);
+        expect([worker, Number(active?.metadata.listLength)]).toEqual([worker, held[worker as keyof typeof held]]);
+      }
+      // Both set in the ConfigMap, not left to the machine the pod lands on.
+      expect(configMap.data.SCREENSHOT_CONCURRENCY).toBeDefined();
+      expect(configMap.data.SCREENSHOT_PREFETCH).toBeDefined();
+    });
+
     it('reads the lists BullMQ really writes', async () => {
       const keyPrefix = uniquePrefix('keda');
       const redis = createRedis(testRedisUrl(), 'client');
@@ -298,6 +314,39 @@ describe('k8s manifests', () => {
         workerConnection.disconnect();
       }
     });
+    it('sees a busy worker hold its slots plus the job it picked up ahead on the active list', async () => {
+      const keyPrefix = uniquePrefix('keda-prefetch');
+      const redis = createRedis(testRedisUrl(), 'client');
+      const workerConnection = createRedis(testRedisUrl(), 'worker');
+      const queue = createScreenshotQueue({ connection: redis, prefix: keyPrefix, retentionMs: 60_000 });
+      const releases: Array<() => void> = [];
+      const jobs = startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
+        QUEUES.screenshot,
+        { connection: workerConnection, prefix: keyPrefix, retentionMs: 60_000, concurrency: 1, prefetch: 1, queueTimeoutMs: 60_000 },
+        { process: () => new Promise<never>((_, reject) => releases.push(() => reject(new Error('released')))) },
+      );
+      const payload = { request: { url: 'https://example.com' }, timeoutSeconds: 30, acceptedAt: Date.now() } as never;
+      try {
+        const pickedUp = new Promise<void>((resolve) => {
+          let seen = 0;
+          jobs.worker.on('active', () => (seen += 1) === 2 && resolve());
+        });
+        for (let i = 0; i < 3; i += 1) await queue.add('screenshot', payload);
+        await pickedUp;
+        expect(await redis.llen(`${keyPrefix}:${QUEUES.screenshot}:active`)).toBe(2);
+        expect(await redis.llen(`${keyPrefix}:${QUEUES.screenshot}:wait`)).toBe(1);
+        expect(releases).toHaveLength(1); // one runs, one waits in the worker for the slot
+      } finally {
+        for (const release of releases) release();
+        await jobs.worker.close(true);
+        await jobs.close();
+        await queue.obliterate({ force: true });
+        await queue.close();
+        redis.disconnect();
+        workerConnection.disconnect();
+      }
+    });
+
     it('counts the jobs that can run, not a key’s jobs parked over its cap (fair share)', async () => {
       const keyPrefix = uniquePrefix('keda-share');
       const redis = createRedis(testRedisUrl(), 'client');

@@ -7,6 +7,7 @@ import {
   errorMessage,
   isAppError,
   rejectOnAbort,
+  SlotQueue,
   type PhaseTimer,
 } from '@sitelens/contracts';
 import type { Config } from '@sitelens/config';
@@ -16,7 +17,6 @@ import { CHROMIUM_CANDIDATES, findChromium, launchChromium, removeDir, type Laun
 import { prioritiseChromium } from './chromium-priority';
 import { closePopups } from './popups';
 import { processTree, reapProcesses, watchRenderers, type RendererWatchdog } from './renderer-watchdog';
-import { SlotQueue } from './slot-queue';
 import { HostLists, type HostList, type HostListName } from './host-lists';
 
 export type BrowserPoolConfig = Pick<Config['browser'], 'executablePath' | 'concurrency' | 'recycleAfter'> &

@@ -31,6 +31,7 @@ function browserConfig(allowPrivateUrls: boolean): Pick<Config, 'browser' | 'all
     browser: {
       executablePath: chromePath(),
       concurrency: 2,
+      prefetch: 1,
       recycleAfter: 1000,
       fullPageMaxHeight: 16_384,
       maxPixels: 50_000_000,

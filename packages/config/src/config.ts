@@ -143,7 +143,8 @@ const envSchema = z.object({
   CHROME_PATH: optionalText,
   // Default: defaultScreenshotConcurrency(the machine's CPUs and memory).
   SCREENSHOT_CONCURRENCY: optionalInt(1, 64),
-  BROWSER_RECYCLE_AFTER: int(200, 1, 100_000),
+  SCREENSHOT_PREFETCH: int(1, 0, 16),
+  BROWSER_RECYCLE_AFTER: int(1000, 1, 100_000),
   FULL_PAGE_MAX_HEIGHT: int(16_384, 1000, 65_535),
   SCREENSHOT_MAX_PIXELS: int(50_000_000, 1_000_000, 500_000_000),
   PAGE_MEMORY_LIMIT_MB: int(1024, 128, 16_384),
@@ -235,6 +236,8 @@ export interface Config {
   browser: {
     executablePath: string | undefined;
     concurrency: number;
+    /** Jobs a screenshot worker picks up beyond `concurrency`, ready for the next free page slot. */
+    prefetch: number;
     recycleAfter: number;
     fullPageMaxHeight: number;
     /** Most pixels one capture may have: width x height x scale squared (full pages are cut to it). */
@@ -325,6 +328,7 @@ export function loadConfig(env: Env = process.env, machine: () => MachineShape =
     browser: {
       executablePath: e.CHROME_PATH,
       concurrency: e.SCREENSHOT_CONCURRENCY ?? defaultScreenshotConcurrency(machine()),
+      prefetch: e.SCREENSHOT_PREFETCH,
       recycleAfter: e.BROWSER_RECYCLE_AFTER,
       fullPageMaxHeight: e.FULL_PAGE_MAX_HEIGHT,
       maxPixels: e.SCREENSHOT_MAX_PIXELS,

@@ -16,3 +16,4 @@ export * from './job-map';
 export * from './parse';
 export * from './parse-schema-shape';
 export * from './parse-templates';
+export * from './slot-queue';

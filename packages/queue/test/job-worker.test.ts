@@ -6,6 +6,7 @@
 import { QueueEvents } from 'bullmq';
 import {
   AppError,
+  JOB_DEADLINE_MARGIN_SECONDS,
   QUEUES,
   decodeJobError,
   type ScreenshotJobName,
@@ -17,7 +18,7 @@ import { testRedisUrl, uniquePrefix } from '@sitelens/testkit';
 
 type Hooks = Parameters<typeof startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>>[2];
 
-/** A worker skeleton on its own queue prefix with two slots, the queue to feed it and its events. */
+/** A worker skeleton on its own queue prefix (two slots unless told), the queue to feed it and its events. */
 interface TestWorker {
   queue: ScreenshotQueue;
   events: QueueEvents;
@@ -25,7 +26,11 @@ interface TestWorker {
   close(): Promise<void>;
 }
 
-async function startTestWorker(label: string, hooks: Hooks, settings: { deferMs?: number } = {}): Promise<TestWorker> {
+async function startTestWorker(
+  label: string,
+  hooks: Hooks,
+  settings: { deferMs?: number; concurrency?: number; prefetch?: number } = {},
+): Promise<TestWorker> {
   const prefix = uniquePrefix(label);
   const redis = createRedis(testRedisUrl(), 'worker');
   const connection = createRedis(testRedisUrl(), 'worker');
@@ -182,5 +187,90 @@ describe('startJobWorker: no key holds every slot of a process', () => {
     await (first === 'a1' ? a2 : a1).waitUntilFinished(events, 30_000);
     expect(mostOfA).toBe(1);
     expect(started.filter((id) => id === 'b1')).toEqual(['b1']);
+  });
+});
+
+describe('startJobWorker: a job picked up ahead (prefetch)', () => {
+  let worker: TestWorker;
+  let queue: ScreenshotQueue;
+  let events: QueueEvents;
+  /** Jobs whose URL ends in /hold keep their slot until released. */
+  const holds = new Map<string, () => void>();
+  const started: string[] = [];
+  const measured: string[] = [];
+  const pickedUp = new Map<string, () => void>();
+
+  beforeAll(async () => {
+    worker = await startTestWorker(
+      'job-worker-prefetch',
+      {
+        process: async (job) => {
+          started.push(String(job.id));
+          if (job.data.request.url?.endsWith('/hold')) await new Promise<void>((release) => holds.set(String(job.id), release));
+          return { key: `k-${job.id}`, contentType: 'image/png', metadata: {} as never };
+        },
+        measure: async (job, work) => {
+          measured.push(String(job.id));
+          return work();
+        },
+      },
+      { concurrency: 1, prefetch: 1 },
+    );
+    ({ queue, events } = worker);
+    worker.jobs.worker.on('active', (job) => pickedUp.get(String(job.id))?.());
+  });
+
+  afterAll(async () => {
+    for (const release of holds.values()) release();
+    await worker?.close();
+  });
+
+  const add = (id: string, path: string, acceptedAt = Date.now()) =>
+    queue.add('screenshot', { request: { url: `https://example.com${path}` } as never, timeoutSeconds: 10, acceptedAt }, { jobId: id });
+  const whenPickedUp = (id: string) => new Promise<void>((resolve) => pickedUp.set(id, resolve));
+  const whenHeld = (id: string) =>
+    new Promise<void>((resolve) => {
+      const check = () => (holds.has(id) ? resolve() : setTimeout(check, 10));
+      check();
+    });
+
+  it('holds one job beyond its slots, picked up but not run, and runs it as soon as the slot frees', async () => {
+    const holding = await add('hold-1', '/hold');
+    await whenHeld('hold-1');
+    const picked = whenPickedUp('next-1');
+    const next = await add('next-1', '/');
+    await picked;
+    expect(await next.getState()).toBe('active');
+    expect(started).not.toContain('next-1');
+    // A third job stays on the waiting list: one slot, one job ahead.
+    const third = await add('third-1', '/');
+    expect(await third.getState()).toBe('waiting');
+    holds.get('hold-1')!();
+    await holding.waitUntilFinished(events, 30_000);
+    expect(await next.waitUntilFinished(events, 30_000)).toMatchObject({ key: 'k-next-1' });
+    expect(await third.waitUntilFinished(events, 30_000)).toMatchObject({ key: 'k-third-1' });
+    expect(started.slice(-3)).toEqual(['hold-1', 'next-1', 'third-1']);
+  });
+
+  it('fails a job that waits for a slot past its deadline with JOB_TIMEOUT, without running it', async () => {
+    const holding = await add('hold-2', '/hold');
+    await whenHeld('hold-2');
+    // Its deadline (accepted + queue timeout + its own timeout + margin) is 3 s away when it is added.
+    const deadlineIn = 3_000;
+    const acceptedAt = Date.now() - 60_000 - (10 + JOB_DEADLINE_MARGIN_SECONDS) * 1000 + deadlineIn;
+    const picked = whenPickedUp('waits-too-long');
+    const waiting = await add('waits-too-long', '/', acceptedAt);
+    await picked;
+    await expect(waiting.waitUntilFinished(events, 30_000)).rejects.toThrow('waited for a free slot past its deadline');
+    const failed = await queue.getJob('waits-too-long');
+    expect(decodeJobError(failed?.failedReason).code).toBe('JOB_TIMEOUT');
+    expect(started).not.toContain('waits-too-long');
+    expect(measured).toContain('waits-too-long');
+    // The held job was not disturbed, and the slot is still the process's one.
+    expect(await holding.getState()).toBe('active');
+    holds.get('hold-2')!();
+    await holding.waitUntilFinished(events, 30_000);
+    const after = await add('after', '/');
+    expect(await after.waitUntilFinished(events, 30_000)).toMatchObject({ key: 'k-after' });
   });
 });

@@ -17,8 +17,9 @@ export interface RunningScreenshotWorker {
 }
 
 /**
- * Composition root of the screenshot worker: one warm Chromium, a BullMQ worker whose concurrency
- * equals the pool's page cap, and the blob store the images go to.
+ * Composition root of the screenshot worker: one warm Chromium, a BullMQ worker that runs as many
+ * jobs as the pool has page slots (and holds SCREENSHOT_PREFETCH more, ready), and the blob store
+ * the images go to.
  */
 export async function startScreenshotWorker(
   config: Config,
@@ -70,6 +71,9 @@ export async function startScreenshotWorker(
       retentionMs: config.jobRetentionMs,
       eventsMaxLen: config.redis.eventsMaxLen,
       concurrency: config.browser.concurrency,
+      // The next job is ready when a page slot frees: Chromium does not wait for the finished job's
+      // completion round trip and the next pickup.
+      prefetch: config.browser.prefetch,
       queueTimeoutMs: config.jobQueueTimeoutMs,
     },
     { process: processor, measure: (job, work) => measureJob(metrics, QUEUES.screenshot, job.name, work) },
@@ -99,7 +103,7 @@ export async function startScreenshotWorker(
     maxAgeMs: config.jobRetentionMs,
     logger,
   });
-  logger.info({ concurrency: config.browser.concurrency }, 'screenshot worker started');
+  logger.info({ concurrency: config.browser.concurrency, prefetch: config.browser.prefetch }, 'screenshot worker started');
 
   return {
     worker,

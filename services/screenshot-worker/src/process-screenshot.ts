@@ -39,7 +39,8 @@ export function createScreenshotProcessor(deps: ScreenshotProcessorDeps) {
   return async function processScreenshot(job: Job<ScreenshotJobPayload, ScreenshotJobResult>): Promise<ScreenshotJobResult> {
     const logger = deps.logger.child({ jobId: job.id });
     const record = deps.recordPhase ?? (() => undefined);
-    // Enqueue to pickup, then pickup to here (the fair-share gate), from BullMQ's own timestamps.
+    // Enqueue to pickup, then pickup to here (the fair-share gate and, for a job picked up ahead,
+    // the wait for a free slot), from BullMQ's own timestamps.
     const pickedUp = job.processedOn ?? Date.now();
     record('queued', Math.max(0, pickedUp - job.timestamp));
     record('gate', Math.max(0, Date.now() - pickedUp));

@@ -1,6 +1,6 @@
 import { DelayedError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { AppError, type JobEnvelope, type QueueName } from '@sitelens/contracts';
+import { AppError, SlotQueue, type JobEnvelope, type QueueName } from '@sitelens/contracts';
 import { createJobGate, type JobGate } from '../fair-share/job-gate';
 import { slotOwnerOf } from '../fair-share/job-slots';
 import { toJobFailure } from '../job-failure';
@@ -16,6 +16,13 @@ export interface JobWorkerSettings {
   eventsMaxLen?: number;
   /** Jobs this process runs at once. */
   concurrency: number;
+  /**
+   * Jobs picked up beyond `concurrency`, ready in this process for the next free slot (default 0):
+   * a slot that frees starts its next job at once, instead of after the finished job's completion
+   * round trip and the next pickup. Such a job waits at most until its deadline (then JOB_TIMEOUT,
+   * as at pickup). BullMQ counts it active, not waiting.
+   */
+  prefetch?: number;
   /** JOB_QUEUE_TIMEOUT: a job that waited past its deadline is failed, not run. */
   queueTimeoutMs: number;
   now?: () => number;
@@ -45,7 +52,8 @@ export interface JobWorker<D extends JobEnvelope, R, N extends string> {
  * running; any other runs in its key's fair-share slot (or is parked again when the key is at its
  * cap), and never in this process's last free slot when its key already holds the others (it
  * comes back after `deferMs`); the work's errors become BullMQ failures that say whether a retry
- * may help.
+ * may help. With `prefetch`, that many more jobs are picked up and wait in the process for its
+ * next free slot.
  */
 export function startJobWorker<D extends JobEnvelope, R, N extends string>(
   queue: QueueName,
@@ -64,6 +72,9 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
   // never-ending pages would otherwise leave nothing for anyone else until they time out.
   const perKey = Math.max(1, settings.concurrency - 1);
   const running = new Map<string, number>();
+  const prefetch = settings.prefetch ?? 0;
+  // The process's run slots; only jobs picked up ahead (prefetch) ever wait for one.
+  const slots = new SlotQueue(settings.concurrency);
 
   const worker = createWorker<D, R, N>(
     queue,
@@ -86,21 +97,39 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
       }
     },
     { connection, prefix },
-    { concurrency: settings.concurrency },
+    { concurrency: settings.concurrency + prefetch },
   );
 
   function runGated(job: Job<D, R, N>, token: string | undefined, late: boolean): Promise<R> {
-    const run = () =>
+    const run = (tooLate?: string) =>
       measure(job, async () => {
         try {
-          if (late) throw new AppError('JOB_TIMEOUT', 'The job waited in the queue past its deadline');
+          if (tooLate) throw new AppError('JOB_TIMEOUT', tooLate);
           return await hooks.process(job);
         } catch (error) {
           throw toJobFailure(error);
         }
       });
-    if (late) return gate.forget(job).then(run);
-    return gate.run(job, token, run);
+    if (late) return gate.forget(job).then(() => run('The job waited in the queue past its deadline'));
+    return gate.run(job, token, () => inRunSlot(job, run));
+  }
+
+  /** Runs the job in one of the process's slots, waiting for one until its deadline at most. */
+  async function inRunSlot(job: Job<D, R, N>, run: (tooLate?: string) => Promise<R>): Promise<R> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), Math.max(0, jobDeadline(dueEnvelope(job), settings.queueTimeoutMs) - now()));
+    try {
+      await slots.acquire(deadline.signal);
+    } catch {
+      return run('The job waited for a free slot past its deadline');
+    } finally {
+      clearTimeout(timer);
+    }
+    try {
+      return await run();
+    } finally {
+      slots.release();
+    }
   }
 
   return {

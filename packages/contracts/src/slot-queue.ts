@@ -20,7 +20,7 @@ export class SlotQueue {
 
   /** Resolves when a slot is ours; rejects with the signal's reason if it aborts first. */
   acquire(signal?: AbortSignal): Promise<void> {
-    signal?.throwIfAborted();
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.used < this.size && this.waiters.length === 0) {
       this.used += 1;
       return Promise.resolve();
