@@ -53,15 +53,24 @@ async function startRedis() {
     10_000,
     'redis-server',
   );
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { url: `redis://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * One service process as production starts it. BENCH_NODE_ARGS adds node flags to it, to profile a
+ * service under a bench: BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (node refuses
+ * --cpu-prof in NODE_OPTIONS).
+ */
 function startService(env, { logFd } = {}) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.js')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', logFd ?? 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), path.join(ROOT, 'scripts/serve.js')],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', logFd ?? 'inherit', 'inherit'],
+    },
+  );
   return {
     pid: child.pid,
     stop: () =>
@@ -121,7 +130,7 @@ async function startStack(role, env = {}, workerEnv = {}, { logFd } = {}) {
     await stop();
     throw error;
   }
-  return { origin, worker, redisUrl: redis.url, prefix: shared.QUEUE_PREFIX, stop };
+  return { origin, gateway, worker, redisUrl: redis.url, redisPid: redis.pid, prefix: shared.QUEUE_PREFIX, stop };
 }
 
 /** Resident set size of one process, in MiB, from /proc. */
