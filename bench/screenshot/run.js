@@ -31,7 +31,7 @@
  *
  * --soak N then runs N more light jobs and reports the worker's RSS every 100 (flat = no leak).
  *
- * Usage: node bench/screenshot/run.js [--shots 40] [--rounds 7] [--soak 0]
+ * Usage: node bench/screenshot/run.js [--shots 60] [--rounds 7] [--soak 0]
  * Needs a build (npm run setup). Run it on a quiet machine: anything else running skews both sides.
  */
 const path = require('node:path');
