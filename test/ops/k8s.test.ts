@@ -322,7 +322,15 @@ describe('k8s manifests', () => {
       const releases: Array<() => void> = [];
       const jobs = startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
         QUEUES.screenshot,
-        { connection: workerConnection, prefix: keyPrefix, retentionMs: 60_000, concurrency: 1, prefetch: 1, queueTimeoutMs: 60_000 },
+        {
+          connection: workerConnection,
+          prefix: keyPrefix,
+          retentionMs: 60_000,
+          concurrency: 1,
+          prefetch: 1,
+          handBackMs: 600_000,
+          queueTimeoutMs: 60_000,
+        },
         { process: () => new Promise<never>((_, reject) => releases.push(() => reject(new Error('released')))) },
       );
       const payload = { request: { url: 'https://example.com' }, timeoutSeconds: 30, acceptedAt: Date.now() } as never;

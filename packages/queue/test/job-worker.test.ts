@@ -29,7 +29,7 @@ interface TestWorker {
 async function startTestWorker(
   label: string,
   hooks: Hooks,
-  settings: { deferMs?: number; concurrency?: number; prefetch?: number } = {},
+  settings: { deferMs?: number; concurrency?: number; prefetch?: number; handBackMs?: number } = {},
 ): Promise<TestWorker> {
   const prefix = uniquePrefix(label);
   const redis = createRedis(testRedisUrl(), 'worker');
@@ -214,7 +214,8 @@ describe('startJobWorker: a job picked up ahead (prefetch)', () => {
           return work();
         },
       },
-      { concurrency: 1, prefetch: 1 },
+      // Never handed back here (that is the next describe's).
+      { concurrency: 1, prefetch: 1, handBackMs: 600_000 },
     );
     ({ queue, events } = worker);
     worker.jobs.worker.on('active', (job) => pickedUp.get(String(job.id))?.());
@@ -272,5 +273,88 @@ describe('startJobWorker: a job picked up ahead (prefetch)', () => {
     await holding.waitUntilFinished(events, 30_000);
     const after = await add('after', '/');
     expect(await after.waitUntilFinished(events, 30_000)).toMatchObject({ key: 'k-after' });
+  });
+});
+
+describe('startJobWorker: a job ahead that finds no slot goes back to the waiting list', () => {
+  const prefix = uniquePrefix('job-worker-hand-back');
+  const connections = Array.from({ length: 4 }, () => createRedis(testRedisUrl(), 'worker'));
+  const [queueConnection, eventsConnection, busyConnection, idleConnection] = connections;
+  const queue = createScreenshotQueue({ connection: queueConnection, prefix, retentionMs: 60_000 });
+  const events = new QueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix });
+  const holds = new Map<string, () => void>();
+  const ranOn: Array<[string, string]> = [];
+  const busyPickups: string[] = [];
+  const worker = (name: string, connection: typeof busyConnection, settings: { prefetch?: number; handBackMs?: number }) =>
+    startJobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>(
+      QUEUES.screenshot,
+      { connection, prefix, retentionMs: 60_000, concurrency: 1, queueTimeoutMs: 60_000, ...settings },
+      {
+        process: async (job) => {
+          ranOn.push([String(job.id), name]);
+          if (job.data.request.url?.endsWith('/hold')) await new Promise<void>((release) => holds.set(String(job.id), release));
+          return { key: `k-${job.id}`, contentType: 'image/png', metadata: {} as never };
+        },
+      },
+    );
+  let busy: JobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName>;
+  let idle: JobWorker<ScreenshotJobPayload, ScreenshotJobResult, ScreenshotJobName> | undefined;
+
+  beforeAll(async () => {
+    await events.waitUntilReady();
+    busy = worker('busy', busyConnection, { prefetch: 1, handBackMs: 200 });
+    busy.worker.on('active', (job) => busyPickups.push(String(job.id)));
+  });
+
+  afterAll(async () => {
+    for (const release of holds.values()) release();
+    await busy.worker.close();
+    await busy.close();
+    await idle?.worker.close();
+    await idle?.close();
+    await events.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    for (const connection of connections) connection.disconnect();
+  });
+
+  const add = (id: string, path: string) =>
+    queue.add(
+      'screenshot',
+      { request: { url: `https://example.com${path}` } as never, timeoutSeconds: 10, acceptedAt: Date.now() },
+      { jobId: id },
+    );
+
+  it('is taken by an idle worker, not again by the busy one, which takes jobs ahead again once a slot frees', async () => {
+    const holding = await add('slow', '/hold');
+    await new Promise<void>((resolve) => {
+      const check = () => (holds.has('slow') ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    const handedBack = new Promise<void>((resolve) =>
+      events.on('waiting', ({ jobId, prev }) => jobId === 'ahead' && prev === 'active' && resolve()),
+    );
+    const ahead = await add('ahead', '/');
+    await handedBack;
+    // An idle worker starts now and takes it; the busy one's slot is still held.
+    idle = worker('idle', idleConnection, {});
+    expect(await ahead.waitUntilFinished(events, 30_000)).toMatchObject({ key: 'k-ahead' });
+    expect(ranOn).toContainEqual(['ahead', 'idle']);
+    expect(busyPickups.filter((id) => id === 'ahead')).toEqual(['ahead']);
+    expect(await holding.getState()).toBe('active');
+    // Once its slot frees, the busy worker holds a job ahead again.
+    await idle.worker.close();
+    holds.get('slow')!();
+    await holding.waitUntilFinished(events, 30_000);
+    const second = await add('slow-2', '/hold');
+    await new Promise<void>((resolve) => {
+      const check = () => (holds.has('slow-2') ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    const pickedAhead = new Promise<void>((resolve) => busy.worker.on('active', (job) => job.id === 'ahead-2' && resolve()));
+    await add('ahead-2', '/');
+    await pickedAhead;
+    holds.get('slow-2')!();
+    await second.waitUntilFinished(events, 30_000);
   });
 });

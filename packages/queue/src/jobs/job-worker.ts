@@ -1,4 +1,4 @@
-import { DelayedError, type Job, type Worker } from 'bullmq';
+import { DelayedError, WaitingError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AppError, SlotQueue, type JobEnvelope, type QueueName } from '@sitelens/contracts';
 import { createJobGate, type JobGate } from '../fair-share/job-gate';
@@ -23,6 +23,12 @@ export interface JobWorkerSettings {
    * as at pickup). BullMQ counts it active, not waiting.
    */
   prefetch?: number;
+  /**
+   * How long a job picked up ahead waits for a slot before it goes back to the front of the
+   * waiting list, where an idle worker can take it (default 2 s); this process takes none ahead
+   * again until one of its slots frees.
+   */
+  handBackMs?: number;
   /** JOB_QUEUE_TIMEOUT: a job that waited past its deadline is failed, not run. */
   queueTimeoutMs: number;
   now?: () => number;
@@ -32,6 +38,8 @@ export interface JobWorkerSettings {
 
 /** A deferred job comes back this soon: a slot of another key's job rarely takes less. */
 const DEFER_MS = 1_000;
+/** A job ahead goes back after this long without a slot: every page of its worker is slow then. */
+const HAND_BACK_MS = 2_000;
 
 export interface JobWorkerHooks<D, R, N extends string> {
   /** One job's work. Throw AppErrors: the skeleton turns them into BullMQ failures (retry or not). */
@@ -111,25 +119,42 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
         }
       });
     if (late) return gate.forget(job).then(() => run('The job waited in the queue past its deadline'));
-    return gate.run(job, token, () => inRunSlot(job, run));
+    return gate.run(job, token, () => inRunSlot(job, token, run));
   }
 
-  /** Runs the job in one of the process's slots, waiting for one until its deadline at most. */
-  async function inRunSlot(job: Job<D, R, N>, run: (tooLate?: string) => Promise<R>): Promise<R> {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), Math.max(0, jobDeadline(dueEnvelope(job), settings.queueTimeoutMs) - now()));
+  /**
+   * Runs the job in one of the process's slots. A job picked up ahead waits for one until its
+   * deadline at most, and goes back to the waiting list after `handBackMs` (another worker may be
+   * idle while this one's pages are all slow).
+   */
+  async function inRunSlot(job: Job<D, R, N>, token: string | undefined, run: (tooLate?: string) => Promise<R>): Promise<R> {
+    const waited = new AbortController();
+    const timers = [
+      setTimeout(() => waited.abort('deadline'), Math.max(0, jobDeadline(dueEnvelope(job), settings.queueTimeoutMs) - now())),
+    ];
+    if (prefetch > 0 && token !== undefined) timers.push(setTimeout(() => waited.abort('hand back'), settings.handBackMs ?? HAND_BACK_MS));
     try {
-      await slots.acquire(deadline.signal);
-    } catch {
+      await slots.acquire(waited.signal);
+    } catch (reason) {
+      if (reason === 'hand back' && token !== undefined) return handBack(job, token);
       return run('The job waited for a free slot past its deadline');
     } finally {
-      clearTimeout(timer);
+      for (const timer of timers) clearTimeout(timer);
     }
     try {
       return await run();
     } finally {
       slots.release();
+      // A slot is free again: jobs may be taken ahead again.
+      worker.concurrency = settings.concurrency + prefetch;
     }
+  }
+
+  /** Puts a job picked up ahead back at the front of the waiting list; none is taken ahead until a slot frees. */
+  async function handBack(job: Job<D, R, N>, token: string): Promise<never> {
+    worker.concurrency = settings.concurrency + slots.waiting;
+    await job.moveToWait(token);
+    throw new WaitingError();
   }
 
   return {
