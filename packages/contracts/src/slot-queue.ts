@@ -18,13 +18,17 @@ export class SlotQueue {
     return this.waiters.length;
   }
 
+  /** Takes a slot if one is free and nobody waits for one; false otherwise (nothing taken). */
+  tryAcquire(): boolean {
+    if (this.used >= this.size || this.waiters.length > 0) return false;
+    this.used += 1;
+    return true;
+  }
+
   /** Resolves when a slot is ours; rejects with the signal's reason if it aborts first. */
   acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.used < this.size && this.waiters.length === 0) {
-      this.used += 1;
-      return Promise.resolve();
-    }
+    if (this.tryAcquire()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         const index = this.waiters.indexOf(waiter);

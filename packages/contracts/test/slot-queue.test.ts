@@ -22,6 +22,23 @@ describe('SlotQueue', () => {
     expect(slots.inUse).toBe(0);
   });
 
+  it('tryAcquire takes a free slot at once, and none while every slot is taken', async () => {
+    const slots = new SlotQueue(1);
+    expect(slots.tryAcquire()).toBe(true);
+    expect(slots.tryAcquire()).toBe(false);
+    const waiter = slots.acquire();
+    slots.release(); // passes to the waiter
+    await waiter;
+    expect(slots.tryAcquire()).toBe(false);
+    const next = slots.acquire();
+    slots.release();
+    await next;
+    slots.release();
+    expect([slots.inUse, slots.waiting]).toEqual([0, 0]);
+    expect(slots.tryAcquire()).toBe(true);
+    expect(slots.inUse).toBe(1);
+  });
+
   it('never lets a newcomer pass a waiter', async () => {
     const slots = new SlotQueue(1);
     await slots.acquire();

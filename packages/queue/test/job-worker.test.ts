@@ -190,12 +190,40 @@ describe('startJobWorker: no key holds every slot of a process', () => {
   });
 });
 
+/** Jobs that keep their slot until the test releases them (a never-ending page), told as each begins to hold. */
+class HeldJobs {
+  private readonly releases = new Map<string, () => void>();
+  private readonly waiters = new Map<string, () => void>();
+
+  /** The work of job `id`: ends when the test releases it. */
+  hold(id: string): Promise<void> {
+    return new Promise<void>((release) => {
+      this.releases.set(id, release);
+      this.waiters.get(id)?.();
+    });
+  }
+
+  /** Resolves once job `id` holds its slot. */
+  held(id: string): Promise<void> {
+    if (this.releases.has(id)) return Promise.resolve();
+    return new Promise<void>((resolve) => this.waiters.set(id, resolve));
+  }
+
+  release(id: string): void {
+    this.releases.get(id)?.();
+  }
+
+  releaseAll(): void {
+    for (const release of this.releases.values()) release();
+  }
+}
+
 describe('startJobWorker: a job picked up ahead (prefetch)', () => {
   let worker: TestWorker;
   let queue: ScreenshotQueue;
   let events: QueueEvents;
   /** Jobs whose URL ends in /hold keep their slot until released. */
-  const holds = new Map<string, () => void>();
+  const holds = new HeldJobs();
   const started: string[] = [];
   const measured: string[] = [];
   const pickedUp = new Map<string, () => void>();
@@ -206,7 +234,7 @@ describe('startJobWorker: a job picked up ahead (prefetch)', () => {
       {
         process: async (job) => {
           started.push(String(job.id));
-          if (job.data.request.url?.endsWith('/hold')) await new Promise<void>((release) => holds.set(String(job.id), release));
+          if (job.data.request.url?.endsWith('/hold')) await holds.hold(String(job.id));
           return { key: `k-${job.id}`, contentType: 'image/png', metadata: {} as never };
         },
         measure: async (job, work) => {
@@ -222,22 +250,17 @@ describe('startJobWorker: a job picked up ahead (prefetch)', () => {
   });
 
   afterAll(async () => {
-    for (const release of holds.values()) release();
+    holds.releaseAll();
     await worker?.close();
   });
 
   const add = (id: string, path: string, acceptedAt = Date.now()) =>
     queue.add('screenshot', { request: { url: `https://example.com${path}` } as never, timeoutSeconds: 10, acceptedAt }, { jobId: id });
   const whenPickedUp = (id: string) => new Promise<void>((resolve) => pickedUp.set(id, resolve));
-  const whenHeld = (id: string) =>
-    new Promise<void>((resolve) => {
-      const check = () => (holds.has(id) ? resolve() : setTimeout(check, 10));
-      check();
-    });
 
   it('holds one job beyond its slots, picked up but not run, and runs it as soon as the slot frees', async () => {
     const holding = await add('hold-1', '/hold');
-    await whenHeld('hold-1');
+    await holds.held('hold-1');
     const picked = whenPickedUp('next-1');
     const next = await add('next-1', '/');
     await picked;
@@ -246,7 +269,7 @@ describe('startJobWorker: a job picked up ahead (prefetch)', () => {
     // A third job stays on the waiting list: one slot, one job ahead.
     const third = await add('third-1', '/');
     expect(await third.getState()).toBe('waiting');
-    holds.get('hold-1')!();
+    holds.release('hold-1');
     await holding.waitUntilFinished(events, 30_000);
     expect(await next.waitUntilFinished(events, 30_000)).toMatchObject({ key: 'k-next-1' });
     expect(await third.waitUntilFinished(events, 30_000)).toMatchObject({ key: 'k-third-1' });
@@ -255,7 +278,7 @@ describe('startJobWorker: a job picked up ahead (prefetch)', () => {
 
   it('fails a job that waits for a slot past its deadline with JOB_TIMEOUT, without running it', async () => {
     const holding = await add('hold-2', '/hold');
-    await whenHeld('hold-2');
+    await holds.held('hold-2');
     // Its deadline (accepted + queue timeout + its own timeout + margin) is 3 s away when it is added.
     const deadlineIn = 3_000;
     const acceptedAt = Date.now() - 60_000 - (10 + JOB_DEADLINE_MARGIN_SECONDS) * 1000 + deadlineIn;
@@ -269,7 +292,7 @@ describe('startJobWorker: a job picked up ahead (prefetch)', () => {
     expect(measured).toContain('waits-too-long');
     // The held job was not disturbed, and the slot is still the process's one.
     expect(await holding.getState()).toBe('active');
-    holds.get('hold-2')!();
+    holds.release('hold-2');
     await holding.waitUntilFinished(events, 30_000);
     const after = await add('after', '/');
     expect(await after.waitUntilFinished(events, 30_000)).toMatchObject({ key: 'k-after' });
@@ -282,7 +305,7 @@ describe('startJobWorker: a job ahead that finds no slot goes back to the waitin
   const [queueConnection, eventsConnection, busyConnection, idleConnection] = connections;
   const queue = createScreenshotQueue({ connection: queueConnection, prefix, retentionMs: 60_000 });
   const events = new QueueEvents(QUEUES.screenshot, { connection: eventsConnection, prefix });
-  const holds = new Map<string, () => void>();
+  const holds = new HeldJobs();
   const ranOn: Array<[string, string]> = [];
   const busyPickups: string[] = [];
   const worker = (name: string, connection: typeof busyConnection, settings: { prefetch?: number; handBackMs?: number }) =>
@@ -292,7 +315,7 @@ describe('startJobWorker: a job ahead that finds no slot goes back to the waitin
       {
         process: async (job) => {
           ranOn.push([String(job.id), name]);
-          if (job.data.request.url?.endsWith('/hold')) await new Promise<void>((release) => holds.set(String(job.id), release));
+          if (job.data.request.url?.endsWith('/hold')) await holds.hold(String(job.id));
           return { key: `k-${job.id}`, contentType: 'image/png', metadata: {} as never };
         },
       },
@@ -307,7 +330,7 @@ describe('startJobWorker: a job ahead that finds no slot goes back to the waitin
   });
 
   afterAll(async () => {
-    for (const release of holds.values()) release();
+    holds.releaseAll();
     await busy.worker.close();
     await busy.close();
     await idle?.worker.close();
@@ -327,10 +350,7 @@ describe('startJobWorker: a job ahead that finds no slot goes back to the waitin
 
   it('is taken by an idle worker, not again by the busy one, which takes jobs ahead again once a slot frees', async () => {
     const holding = await add('slow', '/hold');
-    await new Promise<void>((resolve) => {
-      const check = () => (holds.has('slow') ? resolve() : setTimeout(check, 10));
-      check();
-    });
+    await holds.held('slow');
     const handedBack = new Promise<void>((resolve) =>
       events.on('waiting', ({ jobId, prev }) => jobId === 'ahead' && prev === 'active' && resolve()),
     );
@@ -344,17 +364,14 @@ describe('startJobWorker: a job ahead that finds no slot goes back to the waitin
     expect(await holding.getState()).toBe('active');
     // Once its slot frees, the busy worker holds a job ahead again.
     await idle.worker.close();
-    holds.get('slow')!();
+    holds.release('slow');
     await holding.waitUntilFinished(events, 30_000);
     const second = await add('slow-2', '/hold');
-    await new Promise<void>((resolve) => {
-      const check = () => (holds.has('slow-2') ? resolve() : setTimeout(check, 10));
-      check();
-    });
+    await holds.held('slow-2');
     const pickedAhead = new Promise<void>((resolve) => busy.worker.on('active', (job) => job.id === 'ahead-2' && resolve()));
     await add('ahead-2', '/');
     await pickedAhead;
-    holds.get('slow-2')!();
+    holds.release('slow-2');
     await second.waitUntilFinished(events, 30_000);
   });
 });

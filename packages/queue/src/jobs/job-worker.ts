@@ -87,7 +87,8 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
   const worker = createWorker<D, R, N>(
     queue,
     async (job, token) => {
-      const late = now() > jobDeadline(dueEnvelope(job), settings.queueTimeoutMs);
+      const deadline = jobDeadline(dueEnvelope(job), settings.queueTimeoutMs);
+      const late = now() > deadline;
       const key = slotOwnerOf(job.data)?.owner;
       if (!late && key !== undefined && (running.get(key) ?? 0) >= perKey) {
         await job.moveToDelayed(now() + (settings.deferMs ?? DEFER_MS), token);
@@ -95,7 +96,7 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
       }
       if (key !== undefined) running.set(key, (running.get(key) ?? 0) + 1);
       try {
-        return await runGated(job, token, late);
+        return await runGated(job, token, deadline, late);
       } finally {
         if (key !== undefined) {
           const left = (running.get(key) ?? 1) - 1;
@@ -108,7 +109,7 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
     { concurrency: settings.concurrency + prefetch },
   );
 
-  function runGated(job: Job<D, R, N>, token: string | undefined, late: boolean): Promise<R> {
+  function runGated(job: Job<D, R, N>, token: string | undefined, deadline: number, late: boolean): Promise<R> {
     const run = (tooLate?: string) =>
       measure(job, async () => {
         try {
@@ -119,27 +120,20 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
         }
       });
     if (late) return gate.forget(job).then(() => run('The job waited in the queue past its deadline'));
-    return gate.run(job, token, () => inRunSlot(job, token, run));
+    return gate.run(job, token, () => inRunSlot(job, token, deadline, run));
   }
 
-  /**
-   * Runs the job in one of the process's slots. A job picked up ahead waits for one until its
-   * deadline at most, and goes back to the waiting list after `handBackMs` (another worker may be
-   * idle while this one's pages are all slow).
-   */
-  async function inRunSlot(job: Job<D, R, N>, token: string | undefined, run: (tooLate?: string) => Promise<R>): Promise<R> {
-    const waited = new AbortController();
-    const timers = [
-      setTimeout(() => waited.abort('deadline'), Math.max(0, jobDeadline(dueEnvelope(job), settings.queueTimeoutMs) - now())),
-    ];
-    if (prefetch > 0 && token !== undefined) timers.push(setTimeout(() => waited.abort('hand back'), settings.handBackMs ?? HAND_BACK_MS));
-    try {
-      await slots.acquire(waited.signal);
-    } catch (reason) {
-      if (reason === 'hand back' && token !== undefined) return handBack(job, token);
-      return run('The job waited for a free slot past its deadline');
-    } finally {
-      for (const timer of timers) clearTimeout(timer);
+  /** Runs the job in one of the process's slots; only a job picked up ahead finds none free. */
+  async function inRunSlot(
+    job: Job<D, R, N>,
+    token: string | undefined,
+    deadline: number,
+    run: (tooLate?: string) => Promise<R>,
+  ): Promise<R> {
+    if (!slots.tryAcquire()) {
+      const stopped = await waitForSlot(deadline);
+      if (stopped === 'hand back') return handBack(job, token);
+      if (stopped === 'deadline') return run('The job waited for a free slot past its deadline');
     }
     try {
       return await run();
@@ -150,8 +144,28 @@ export function startJobWorker<D extends JobEnvelope, R, N extends string>(
     }
   }
 
+  /**
+   * Waits for a slot until the job's deadline at most, and for `handBackMs` at most (another
+   * worker may be idle while every page of this one is slow). 'slot' once the job holds one.
+   */
+  async function waitForSlot(deadline: number): Promise<'slot' | 'deadline' | 'hand back'> {
+    const stop = new AbortController();
+    const timers = [
+      setTimeout(() => stop.abort('deadline'), Math.max(0, deadline - now())),
+      setTimeout(() => stop.abort('hand back'), settings.handBackMs ?? HAND_BACK_MS),
+    ];
+    try {
+      await slots.acquire(stop.signal);
+      return 'slot';
+    } catch (reason) {
+      return reason === 'hand back' ? 'hand back' : 'deadline';
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
+    }
+  }
+
   /** Puts a job picked up ahead back at the front of the waiting list; none is taken ahead until a slot frees. */
-  async function handBack(job: Job<D, R, N>, token: string): Promise<never> {
+  async function handBack(job: Job<D, R, N>, token: string | undefined): Promise<never> {
     worker.concurrency = settings.concurrency + slots.waiting;
     await job.moveToWait(token);
     throw new WaitingError();
