@@ -10,8 +10,8 @@
  * The bare loop is one warm Chromium (root, no sandbox, the service's flags) and a fresh context and
  * page per shot, run at 1, 2, 4 and 6 shots in flight (the issue names 1, 2 and 4; on two cores
  * the loop at 6 has drained as much or more than at 4, so it is measured too); its best throughput
- * and its one-at-a-time latency are the baseline. The same loop on a Chromium launched as the service launches it
- * (sandboxed, as nobody when root) is printed beside it, to show what the sandbox costs. The service
+ * and its one-at-a-time latency are the baseline. The same loop on a Chromium launched as the
+ * service launches it (sandboxed, as nobody when root) is printed beside it, to show what the sandbox costs. The service
  * runs as a user runs it (gateway and screenshot-worker processes, private Redis, fs storage) at its
  * DEFAULTS (no SCREENSHOT_CONCURRENCY), each shot a POST then GET ?wait=: one at a time for
  * latency, and with 2 x its concurrency of clients for throughput (a queued service is measured by
@@ -197,6 +197,11 @@ function figures(runs) {
   return { throughput: percentile(rates, 50), rates, p50: percentile(durations, 50), p95: percentile(durations, 95) };
 }
 
+/** The figures with the highest throughput. */
+function fastest(figuresList) {
+  return figuresList.reduce((best, f) => (f.throughput > best.throughput ? f : best));
+}
+
 function line(label, f) {
   console.log(
     `  ${label.padEnd(40)} ${f.throughput.toFixed(2).padStart(6)} shots/s   p50 ${f.p50.toFixed(0).padStart(5)} ms   p95 ${f.p95.toFixed(0).padStart(5)} ms   rounds ${f.rates.map((r) => r.toFixed(2)).join(' ')}`,
@@ -303,7 +308,7 @@ async function measurePage(name, pageUrl, service, bare, sandboxedBare) {
   console.log(
     `  this process's CPU per shot: service clients (HTTP POST + GET) ${perShot('service')} ms, bare loop (puppeteer) ${BARE_CONCURRENCY.map((c) => `${c}: ${perShot(c)}`).join(', ')} ms`,
   );
-  const bestBare = bareFigures.reduce((best, f) => (f.throughput > best.throughput ? f : best));
+  const bestBare = fastest(bareFigures);
   const bareSeq = bareFigures.find((f) => f.c === 1);
   // Each round's service and best-bare runs are a pair that shared that stretch of the machine:
   // the median of the rounds' ratios is the verdict. The ratio of the two medians is printed too;
@@ -318,7 +323,7 @@ async function measurePage(name, pageUrl, service, bare, sandboxedBare) {
   );
   console.log(`    rounds' ratios ${paired.map((r) => r.toFixed(3)).join(' ')}; ratio of the medians ${ofMedians.toFixed(3)}x`);
   // The issue's own baseline is the best of 1, 2 and 4 in flight; the verdict above also counts 6.
-  const issueBest = bareFigures.filter((f) => f.c <= 4).reduce((best, f) => (f.throughput > best.throughput ? f : best));
+  const issueBest = fastest(bareFigures.filter((f) => f.c <= 4));
   const issuePaired = percentile(
     serviceSat.rates.map((rate, round) => rate / issueBest.rates[round]),
     50,

@@ -314,6 +314,7 @@ describe('k8s manifests', () => {
         workerConnection.disconnect();
       }
     });
+
     it('sees a busy worker hold its slots plus the job it picked up ahead on the active list', async () => {
       const keyPrefix = uniquePrefix('keda-prefetch');
       const redis = createRedis(testRedisUrl(), 'client');
