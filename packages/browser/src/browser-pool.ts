@@ -1,4 +1,4 @@
-import type { BrowserContext } from 'puppeteer-core';
+import type { BrowserContext, CDPSession } from 'puppeteer-core';
 import {
   AppError,
   TimeoutError,
@@ -43,6 +43,8 @@ export interface BrowserPoolDeps {
 /** What a job gets: its own incognito context and a signal that fires when it must stop. */
 export interface BrowserJob {
   context: BrowserContext;
+  /** A DevTools session with the browser itself (targets made in `context` without puppeteer's page setup). */
+  browserSession: CDPSession;
   /** Aborts on the job's timeout, the caller's abort, a browser crash or a forced shutdown. */
   signal: AbortSignal;
   /** The browser's own user agent, without the "Headless" marker. */
@@ -73,6 +75,7 @@ export interface BrowserPoolStats {
 /** One launched Chromium and the contexts opened on it. */
 interface Generation {
   chromium: LaunchedChromium;
+  browserSession: CDPSession;
   active: number;
   created: number;
   retiring: boolean;
@@ -229,6 +232,7 @@ export class BrowserPool {
       options.phases?.mark('context');
       const running = fn({
         context,
+        browserSession: generation.browserSession,
         signal: job.signal,
         userAgent: generation.chromium.userAgent,
         adblocker: () => this.adblocker(),
@@ -395,8 +399,17 @@ export class BrowserPool {
     const pid = chromium.browser.process()?.pid;
     // Chromium's own thread priorities, which it cannot set when it runs unprivileged.
     const priority = pid ? await prioritiseChromium(pid).catch(() => undefined) : undefined;
+    let browserSession: CDPSession;
+    try {
+      browserSession = await chromium.browser.target().createCDPSession();
+    } catch (error) {
+      await chromium.browser.close().catch(() => undefined);
+      await removeDir(chromium.userDataDir);
+      throw error;
+    }
     const generation: Generation = {
       chromium,
+      browserSession,
       active: 0,
       created: 0,
       retiring: false,

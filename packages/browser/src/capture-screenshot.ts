@@ -33,6 +33,7 @@ import {
 import { applyPageControls } from './page-controls';
 import { CONSENT_BUDGET_MS, enableConsentHandling, settleConsent } from './consent';
 import type { UrlGuard } from './request-filter';
+import { captureDirect, isPlainCapture } from './direct-capture';
 
 export const DEFAULT_QUALITY = 85;
 export const CONTENT_TYPES: Record<ScreenshotFormat, string> = {
@@ -53,6 +54,8 @@ export interface CaptureOptions {
   urlGuard?: UrlGuard;
   /** Marks each phase of the capture (see the `sitelens_screenshot_phase_seconds` metric). */
   phases?: PhaseTimer;
+  /** Plain captures on DevTools directly (`isPlainCapture`; default true): false sends every capture through puppeteer. */
+  direct?: boolean;
 }
 
 export interface Screenshot {
@@ -73,6 +76,7 @@ export function captureScreenshot(pool: BrowserPool, request: ScreenshotCreateRe
 async function capture(job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
   assertViewportPixels(request, options.maxPixels);
   assertClipPixels(request, options.maxPixels);
+  if (options.direct !== false && isPlainCapture(request)) return capturePlain(job, request, options);
   const page = await job.context.newPage();
   options.phases?.mark('page');
   // A renderer that dies (out of memory, or killed over its limit) ends the job wherever it is.
@@ -86,9 +90,38 @@ export function injectsIntoPage(request: ScreenshotCreateRequest): boolean {
   );
 }
 
-async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
+/** The device, viewport and user agent a request asks for, and the tallest image it may give. */
+function pageShape(job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions) {
   const device = resolveDevice(request.device, request.width, request.height, request.device_scale);
   const viewport = viewportOf(device, { isMobile: request.is_mobile, hasTouch: request.has_touch, isLandscape: request.is_landscape });
+  const maxHeight = Math.min(
+    fullPageCap(options.fullPageMaxHeight, request.format === 'pdf' ? 'png' : request.format, device.deviceScaleFactor),
+    fullPagePixelCap(request.selector ? device.width : viewport.width, device.deviceScaleFactor, options.maxPixels),
+  );
+  return { device, viewport, userAgent: request.user_agent ?? device.userAgent ?? job.userAgent, maxHeight };
+}
+
+/** A plain capture (`isPlainCapture`), made on DevTools without a puppeteer page. */
+async function capturePlain(job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
+  const { viewport, userAgent, maxHeight } = pageShape(job, request, options);
+  const format = request.format as ImageFormat;
+  const { image, loadTimeMs } = await captureDirect(job, {
+    url: request.url!,
+    format,
+    quality: format === 'png' ? undefined : (request.quality ?? DEFAULT_QUALITY),
+    viewport,
+    userAgent,
+    delaySeconds: request.delay,
+    timeoutMs: request.timeout * 1000,
+    guard: options.urlGuard,
+    phases: options.phases,
+  });
+  options.phases?.mark('capture');
+  return describeImage(image, request, options, { loadTimeMs, truncated: false, maxHeight });
+}
+
+async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
+  const { viewport, userAgent, maxHeight } = pageShape(job, request, options);
   const timeoutMs = request.timeout * 1000;
   page.setDefaultTimeout(timeoutMs);
   dismissDialogs(page);
@@ -101,7 +134,6 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
   // Our own injection (hiding, ad cosmetics, consent handling, `styles`, `scripts`) must work on
   // pages with a strict CSP. Only then: every DevTools call costs the browser's one UI thread.
   if (injectsIntoPage(request)) await page.setBypassCSP(true);
-  const userAgent = request.user_agent ?? device.userAgent ?? job.userAgent;
   await emulateDevice(page, viewport, {
     userAgent,
     darkMode: request.dark_mode,
@@ -152,10 +184,6 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
 
   let clip: ScreenshotClip | undefined;
   let truncated = false;
-  const maxHeight = Math.min(
-    fullPageCap(options.fullPageMaxHeight, request.format === 'pdf' ? 'png' : request.format, device.deviceScaleFactor),
-    fullPagePixelCap(request.selector ? device.width : viewport.width, device.deviceScaleFactor, options.maxPixels),
-  );
   if (request.full_page) {
     await retryAfterRedirect(page, () => scrollThrough(page, { maxHeight, budgetMs: FULL_PAGE_SCROLL.budgetMs }));
     await page.waitForNetworkIdle({ idleTime: 250, concurrency: 2, timeout: FULL_PAGE_SCROLL.settleMs }).catch(() => undefined);
@@ -178,7 +206,7 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
 
   if (request.format === 'pdf') return printPdf(page, request, { loadTimeMs, maxHeight, phases: options.phases });
   const format: ImageFormat = request.format;
-  let image: Buffer = Buffer.from(
+  const image = Buffer.from(
     await page.screenshot({
       type: format,
       quality: format === 'png' ? undefined : (request.quality ?? DEFAULT_QUALITY),
@@ -187,12 +215,24 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
     }),
   );
   options.phases?.mark('capture');
+  return describeImage(image, request, options, { loadTimeMs, truncated, maxHeight });
+}
+
+/** The captured image, resized when the request asks (`image_width`, `image_height`), with its metadata. */
+async function describeImage(
+  captured: Buffer,
+  request: ScreenshotCreateRequest,
+  options: CaptureOptions,
+  facts: { loadTimeMs: number; truncated: boolean; maxHeight: number },
+): Promise<Screenshot> {
+  const format = request.format as ImageFormat;
+  let image = captured;
   if (request.image_width !== undefined || request.image_height !== undefined) {
     image = await thumbnail(image, format, { width: request.image_width, height: request.image_height, quality: request.quality });
   }
   const size = imageSize(image);
   options.phases?.mark('metadata');
-  options.logger.debug({ width: size.width, height: size.height, bytes: image.length, truncated }, 'screenshot captured');
+  options.logger.debug({ width: size.width, height: size.height, bytes: image.length, truncated: facts.truncated }, 'screenshot captured');
   return {
     image,
     contentType: CONTENT_TYPES[format],
@@ -201,11 +241,11 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
       height: size.height,
       format,
       file_size: image.length,
-      load_time: loadTimeMs,
+      load_time: facts.loadTimeMs,
       device: request.device,
       full_page: request.full_page,
-      truncated,
-      max_height: maxHeight,
+      truncated: facts.truncated,
+      max_height: facts.maxHeight,
     },
   };
 }

@@ -44,6 +44,10 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
+export function pageCrashed(cause?: unknown): AppError {
+  return new AppError('PAGE_CRASHED', 'The page crashed: its renderer ran out of memory or died', { cause });
+}
+
 /**
  * A promise that rejects with PAGE_CRASHED when the page's renderer dies: out of memory (its JS
  * heap cap or the renderer memory limit), or a crash. The page's own doing, so not retried; the
@@ -51,9 +55,7 @@ function seconds(ms: number): string {
  */
 export function whenPageCrashes(page: Page): Promise<never> {
   const crashed = new Promise<never>((_resolve, reject) => {
-    page.once('error', (error) =>
-      reject(new AppError('PAGE_CRASHED', 'The page crashed: its renderer ran out of memory or died', { cause: error })),
-    );
+    page.once('error', (error) => reject(pageCrashed(error)));
   });
   crashed.catch(() => undefined);
   return crashed;
@@ -96,11 +98,14 @@ export async function renderContent(page: Page, html: string, options: Omit<Navi
   }
 }
 
+/** The error of a page that did not reach `waitUntil` within the request's timeout. */
+export function loadTimeout(url: string, options: Pick<NavigateOptions, 'timeoutMs' | 'waitUntil'>): TimeoutError {
+  return new TimeoutError(`${url} did not finish loading within ${seconds(options.timeoutMs)} (wait_until=${options.waitUntil})`);
+}
+
 export function navigationError(url: string, error: unknown, options: NavigateOptions): Error {
   if (isAppError(error)) return error;
-  if (isPuppeteerTimeout(error)) {
-    return new TimeoutError(`${url} did not finish loading within ${seconds(options.timeoutMs)} (wait_until=${options.waitUntil})`);
-  }
+  if (isPuppeteerTimeout(error)) return loadTimeout(url, options);
   const message = errorMessage(error);
   const netError = /net::ERR_[A-Z0-9_]+/.exec(message);
   if (netError) return new AppError('NAVIGATION_FAILED', `Could not load ${url}: ${netError[0]}`, { cause: error });

@@ -36,15 +36,16 @@ export const PAGE_MIB = 512;
 export const MAX_DEFAULT_SCREENSHOT_CONCURRENCY = 16;
 
 /** Pages in flight per CPU by default. */
-export const PAGES_PER_CPU = 2;
+export const PAGES_PER_CPU = 3;
 
 /**
- * SCREENSHOT_CONCURRENCY when it is not set: two pages per CPU, as many as memory holds beside the
- * browser, at least 1 and at most 16. Measured on two cores (bench/screenshot, light and heavy
- * pages, three interleaved rounds each): 4 pages at once drained 7.40 and 6.05 shots/s, 3 pages
- * 7.28 and 5.79, 2 pages 7.12 and 5.82. A job spends part of its time where its CPU is idle (the
- * browser's UI thread, the queue, the store), and a second page per core fills it; the bare
- * puppeteer loop is fastest at 4 in flight too.
+ * SCREENSHOT_CONCURRENCY when it is not set: three pages per CPU, as many as memory holds beside the
+ * browser, at least 1 and at most 16. A page spends part of its time where its CPU is idle (the
+ * browser's one UI thread, DevTools round trips, the queue, the store), and more pages in flight
+ * fill it. Measured on two cores (stop 22, interleaved rounds of 60 shots, the service against a
+ * bare puppeteer loop at 4, 6 and 8 in flight): 6 pages drained 1.01x and 1.00x of the bare loop's
+ * best (light, heavy page), 4 pages 1.00x and 0.945x; the machine sat idle 8.8% of the time at 6
+ * against 9.9% at 4 (heavy). The bare loop itself drains most at 8 in flight and less at 12 or 16.
  */
 export function defaultScreenshotConcurrency(machine: MachineShape): number {
   const byMemory = Math.floor((machine.memoryBytes / 2 ** 20 - BROWSER_BASE_MIB) / PAGE_MIB);
