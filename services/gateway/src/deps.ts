@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Redis } from 'ioredis';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Config } from '@sitelens/config';
@@ -89,6 +90,9 @@ export async function buildGatewayDeps(
   for (const stream of Object.values(events)) stream.on('error', () => undefined);
   const store = options.store ?? (await createBlobStore(config.storage));
   const stopping = new AbortController();
+  // Every open long-poll and streamed parse listens for the shutdown (one listener each, removed
+  // when it ends): a busy gateway holds hundreds at once, which is not the leak Node warns of at 10.
+  setMaxListeners(0, stopping.signal);
   const schemaChecker = createSchemaChecker(options.schemaChecker);
 
   const deps: GatewayDeps = {

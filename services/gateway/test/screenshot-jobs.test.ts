@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { QUEUES, screenshotCreateRequest, type ScreenshotJobPayload, type ScreenshotJobResult } from '@sitelens/contracts';
 import { startTestGateway, postJson, getJson, type TestGateway } from '@sitelens/testkit/test-gateway';
@@ -141,6 +142,24 @@ describe('screenshot jobs through the gateway', () => {
     expect(expired.status).toBe(404);
     expect(expired.json).toMatchObject({ success: false, code: 'NOT_FOUND' });
     expect((await getJson(`${gw.origin}/v1/crawl/${jobId}`)).status).toBe(404);
+  });
+
+  it('holds many long-polls at once: each listens for the shutdown and lets go when answered', async () => {
+    startStandInWorker();
+    const ids = await Promise.all(
+      Array.from(
+        { length: 16 },
+        async () => (await postJson(`${gw.origin}/v1/screenshots`, { url: 'https://example.com/' })).json.job_id as string,
+      ),
+    );
+    const listening = () => getEventListeners(gw.deps.stopping, 'abort').length;
+    const polls = ids.map((id) => getJson(`${gw.origin}/v1/screenshots?job_id=${id}&wait=60`));
+    // Every poll is waiting (listening) before the jobs are let through.
+    while (listening() < ids.length) await new Promise((resolve) => setImmediate(resolve));
+    release?.();
+    const answers = await Promise.all(polls);
+    expect(answers.map((answer) => answer.json.status)).toEqual(ids.map(() => 'completed'));
+    expect(listening()).toBe(0);
   });
 
   it('gives a job its whole capture budget as timeoutSeconds: timeout, delay, the full-page scroll pass and a margin', async () => {
