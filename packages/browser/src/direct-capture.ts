@@ -78,7 +78,10 @@ export interface DirectCaptureOptions {
 /** Loads the page in a new tab of the job's context and captures its viewport. */
 export async function captureDirect(job: BrowserJob, options: DirectCaptureOptions): Promise<{ image: Buffer; loadTimeMs: number }> {
   const { browserSession } = job;
-  const { targetId } = await browserSession.send('Target.createTarget', { url: 'about:blank', browserContextId: job.context.id });
+  // Without a context id the tab would open in the browser's default context, shared by every job.
+  const browserContextId = job.context.id;
+  if (!browserContextId) throw new Error("The job's browser context has no id");
+  const { targetId } = await browserSession.send('Target.createTarget', { url: 'about:blank', browserContextId });
   const { sessionId } = await browserSession.send('Target.attachToTarget', { targetId, flatten: true });
   const session = browserSession.connection()?.session(sessionId);
   if (!session) throw new Error('The DevTools session of the new page was not found');
