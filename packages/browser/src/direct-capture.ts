@@ -123,12 +123,21 @@ async function loadAndCapture(
 
   const { url } = options;
   await options.guard?.(url);
-  const documents = new Map<string, Record<string, string>>();
+  // Every document the tab shows (a script may navigate it again before load): one the egress
+  // proxy refused fails the job, as the puppeteer path's check of the navigation's response does.
+  let refused = false;
   if (options.guard) {
     session.on('Network.responseReceived', (event) => {
-      if (event.type === 'Document' && event.frameId === frameId) documents.set(event.requestId, event.response.headers);
+      if (event.type !== 'Document' || event.frameId !== frameId) return;
+      if (Object.keys(event.response.headers).some((name) => name.toLowerCase() === EGRESS_REFUSAL_HEADER)) refused = true;
     });
   }
+  // The load event counts once a document other than about:blank has committed in the tab
+  // (about:blank's own load may still be on its way when the navigation starts).
+  let committed = false;
+  session.on('Page.frameNavigated', ({ frame }) => {
+    if (frame.id === frameId && !frame.parentId && frame.url !== 'about:blank') committed = true;
+  });
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_resolve, reject) => {
@@ -136,20 +145,23 @@ async function loadAndCapture(
   });
   timedOut.catch(() => undefined);
   try {
-    // The load event of the document the navigation commits (about:blank's has fired already).
-    const loaded = new Promise<void>((resolve) => session.once('Page.loadEventFired', () => resolve()));
+    const loaded = new Promise<void>((resolve) => {
+      const onLoad = () => {
+        if (!committed) return;
+        session.off('Page.loadEventFired', onLoad);
+        resolve();
+      };
+      session.on('Page.loadEventFired', onLoad);
+    });
     const navigation = await Promise.race([session.send('Page.navigate', { url }), timedOut]).catch((error: unknown) => {
       throw navigationError(url, error, { waitUntil: 'load', timeoutMs: options.timeoutMs });
     });
-    if (navigation.errorText) {
+    // An error status with an empty body still loads (Chromium's error page), as puppeteer's goto has it.
+    if (navigation.errorText && navigation.errorText !== 'net::ERR_HTTP_RESPONSE_CODE_FAILURE') {
       throw navigationError(url, new Error(navigation.errorText), { waitUntil: 'load', timeoutMs: options.timeoutMs });
     }
     await Promise.race([loaded, timedOut]);
-    // The egress proxy refused the document (a redirect inside, or a name whose answer changed).
-    const headers = navigation.loaderId ? documents.get(navigation.loaderId) : undefined;
-    if (headers && Object.keys(headers).some((name) => name.toLowerCase() === EGRESS_REFUSAL_HEADER)) {
-      throw new UrlBlocked(URL_BLOCKED_MESSAGE);
-    }
+    if (refused) throw new UrlBlocked(URL_BLOCKED_MESSAGE);
   } finally {
     clearTimeout(timer);
   }

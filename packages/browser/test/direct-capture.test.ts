@@ -189,6 +189,30 @@ describe('plain captures on DevTools directly', () => {
     expect(near(decodePng((await shooting).image).at(200, 150), [0, 0, 255])).toBe(true);
   });
 
+  it('captures an error status with an empty body (the error page Chromium shows), as puppeteer does', async () => {
+    site.route('/empty-500', (_req, res) => {
+      res.writeHead(500).end();
+    });
+    const { direct, viaPuppeteer } = await both({ url: `${site.origin}/empty-500`, device: 'custom', width: 400, height: 300 });
+    expect(direct.image.equals(viaPuppeteer.image)).toBe(true);
+  });
+
+  it('gives a cross-site frame the user agent of the page', async () => {
+    const frameAgents: string[] = [];
+    const frameOrigin = site.origin.replace('127.0.0.1', 'localhost');
+    site.route('/framed', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html><body><iframe src="${frameOrigin}/frame-probe"></iframe></body></html>`);
+    });
+    site.route('/frame-probe', (req, res) => {
+      frameAgents.push(String(req.headers['user-agent']));
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<p>frame</p>');
+    });
+    await both({ url: `${site.origin}/framed`, user_agent: 'SitelensTest/2.0' });
+    expect(frameAgents).toEqual(['SitelensTest/2.0', 'SitelensTest/2.0']);
+  });
+
   it('fails a response without a page (204) as puppeteer does', async () => {
     site.route('/empty', (_req, res) => {
       res.writeHead(204).end();
