@@ -144,6 +144,16 @@ describe('the browser egress path', () => {
       );
       expect(redirected.message).toBe(error.message);
       expect(log.refusedHosts()).toContain('redirect-page.internal.test');
+      // A script that sends the tab inside before load: the same refusal, on either capture path.
+      for (const direct of [true, false]) {
+        const scripted = await expectAppError(
+          captureScreenshot(browser.pool, request({ url: attack.scriptRedirectUrl }), { ...captureOptions(browser, log.logger), direct }),
+          'URL_BLOCKED',
+          false,
+        );
+        expect(scripted.message).toBe(error.message);
+      }
+      expect(log.refusedHosts()).toContain('script-page.internal.test');
       expect(attack.internal.connections() - before).toBe(0);
     });
 

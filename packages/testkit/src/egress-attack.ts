@@ -35,6 +35,8 @@ export interface EgressAttack {
   popupUrl: string;
   /** Redirects the page itself to an internal name. */
   redirectUrl: string;
+  /** A page whose script sends the tab to an internal name before its load event. */
+  scriptRedirectUrl: string;
   internal: InternalService;
   /** The resolver the proxy is given: `*.internal.test` is internal, `rebind.test` rebinds. */
   resolve(hostname: string): Promise<Array<{ address: string; family: 4 }>>;
@@ -110,6 +112,10 @@ export async function startEgressAttack(): Promise<EgressAttack> {
     if (path === '/go-inside') {
       return void res.writeHead(302, { location: `http://redirect-page.internal.test:${port}/` }).end();
     }
+    if (path === '/script-inside') {
+      const page = `<!doctype html><body><script>location.href = 'http://script-page.internal.test:${port}/';</script></body>`;
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    }
     if (path === '/redirect-inside') {
       return void res.writeHead(302, { location: `http://redirect.internal.test:${port}/` }).end();
     }
@@ -151,6 +157,7 @@ document.body.insertAdjacentHTML('beforeend', '<p id="done">done</p>');
     rebindUrl: `http://rebind.test:${port}/rebind`,
     popupUrl: `http://${ATTACKER_HOST}:${port}/popups`,
     redirectUrl: `http://${ATTACKER_HOST}:${port}/go-inside`,
+    scriptRedirectUrl: `http://${ATTACKER_HOST}:${port}/script-inside`,
     internal: { connections: () => connections, hosts },
     async resolve(hostname) {
       if (hostname.endsWith('.internal.test')) return [{ address: INTERNAL_HOST, family: 4 }];
