@@ -33,7 +33,7 @@ import {
 import { applyPageControls } from './page-controls';
 import { CONSENT_BUDGET_MS, enableConsentHandling, settleConsent } from './consent';
 import type { UrlGuard } from './request-filter';
-import { captureDirect, isPlainCapture } from './direct-capture';
+import { captureDirect, isPlainCapture, type PlainCaptureRequest } from './direct-capture';
 
 export const DEFAULT_QUALITY = 85;
 export const CONTENT_TYPES: Record<ScreenshotFormat, string> = {
@@ -102,11 +102,11 @@ function pageShape(job: BrowserJob, request: ScreenshotCreateRequest, options: C
 }
 
 /** A plain capture (`isPlainCapture`), made on DevTools without a puppeteer page. */
-async function capturePlain(job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
+async function capturePlain(job: BrowserJob, request: PlainCaptureRequest, options: CaptureOptions): Promise<Screenshot> {
   const { viewport, userAgent, maxHeight } = pageShape(job, request, options);
-  const format = request.format as ImageFormat;
+  const { format } = request;
   const { image, loadTimeMs } = await captureDirect(job, {
-    url: request.url!,
+    url: request.url,
     format,
     quality: format === 'png' ? undefined : (request.quality ?? DEFAULT_QUALITY),
     viewport,
@@ -117,7 +117,7 @@ async function capturePlain(job: BrowserJob, request: ScreenshotCreateRequest, o
     phases: options.phases,
   });
   options.phases?.mark('capture');
-  return describeImage(image, request, options, { loadTimeMs, truncated: false, maxHeight });
+  return describeImage(image, format, request, options, { loadTimeMs, truncated: false, maxHeight });
 }
 
 async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateRequest, options: CaptureOptions): Promise<Screenshot> {
@@ -215,17 +215,17 @@ async function captureOn(page: Page, job: BrowserJob, request: ScreenshotCreateR
     }),
   );
   options.phases?.mark('capture');
-  return describeImage(image, request, options, { loadTimeMs, truncated, maxHeight });
+  return describeImage(image, format, request, options, { loadTimeMs, truncated, maxHeight });
 }
 
 /** The captured image, resized when the request asks (`image_width`, `image_height`), with its metadata. */
 async function describeImage(
   captured: Buffer,
+  format: ImageFormat,
   request: ScreenshotCreateRequest,
   options: CaptureOptions,
   facts: { loadTimeMs: number; truncated: boolean; maxHeight: number },
 ): Promise<Screenshot> {
-  const format = request.format as ImageFormat;
   let image = captured;
   if (request.image_width !== undefined || request.image_height !== undefined) {
     image = await thumbnail(image, format, { width: request.image_width, height: request.image_height, quality: request.quality });

@@ -51,11 +51,14 @@ const DIRECT_FIELDS = new Set<keyof ScreenshotCreateRequest>([
 
 const DEFAULTS: Record<string, unknown> = screenshotCreateRequest.parse({ url: 'http://example.com/' });
 
+/** A request the direct path can take: a URL, captured as an image. */
+export type PlainCaptureRequest = ScreenshotCreateRequest & { url: string; format: ImageFormat };
+
 /**
  * Whether `request` is a plain capture. An allow-list: a field added to the request later goes
  * through puppeteer until the direct path learns it.
  */
-export function isPlainCapture(request: ScreenshotCreateRequest): boolean {
+export function isPlainCapture(request: ScreenshotCreateRequest): request is PlainCaptureRequest {
   if (request.url === undefined || request.format === 'pdf') return false;
   return Object.entries(request).every(
     ([field, value]) => DIRECT_FIELDS.has(field as keyof ScreenshotCreateRequest) || isDeepStrictEqual(value, DEFAULTS[field]),
