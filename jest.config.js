@@ -19,6 +19,7 @@ const UNIT = [
   'packages/config/test/config.test.ts',
   'packages/config/test/machine.test.ts',
   'packages/contracts/test/phase-timer.test.ts',
+  'packages/contracts/test/time-limit.test.ts',
   'packages/config/test/ops-http-addr.test.ts',
   'packages/contracts/test/job-map.test.ts',
   'packages/contracts/test/screenshot-controls.test.ts',

@@ -6,6 +6,7 @@ import {
   UrlBlocked,
   screenshotCreateRequest,
   sleep,
+  timeLimit,
   type ImageFormat,
   type PhaseTimer,
   type ScreenshotCreateRequest,
@@ -142,32 +143,26 @@ async function loadAndCapture(
     if (frame.id === frameId && !frame.parentId && frame.url !== 'about:blank') committed = true;
   });
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(loadTimeout(url, { timeoutMs: options.timeoutMs, waitUntil: 'load' })), options.timeoutMs);
+  const loaded = new Promise<void>((resolve) => {
+    const onLoad = () => {
+      if (!committed) return;
+      session.off('Page.loadEventFired', onLoad);
+      resolve();
+    };
+    session.on('Page.loadEventFired', onLoad);
   });
-  timedOut.catch(() => undefined);
-  try {
-    const loaded = new Promise<void>((resolve) => {
-      const onLoad = () => {
-        if (!committed) return;
-        session.off('Page.loadEventFired', onLoad);
-        resolve();
-      };
-      session.on('Page.loadEventFired', onLoad);
-    });
-    const navigation = await Promise.race([session.send('Page.navigate', { url }), timedOut]).catch((error: unknown) => {
+  const load = async () => {
+    const navigation = await session.send('Page.navigate', { url }).catch((error: unknown) => {
       throw navigationError(url, error, { waitUntil: 'load', timeoutMs: options.timeoutMs });
     });
     // An error status with an empty body still loads (Chromium's error page), as puppeteer's goto has it.
     if (navigation.errorText && navigation.errorText !== 'net::ERR_HTTP_RESPONSE_CODE_FAILURE') {
       throw navigationError(url, new Error(navigation.errorText), { waitUntil: 'load', timeoutMs: options.timeoutMs });
     }
-    await Promise.race([loaded, timedOut]);
-    if (refused) throw new UrlBlocked(URL_BLOCKED_MESSAGE);
-  } finally {
-    clearTimeout(timer);
-  }
+    await loaded;
+  };
+  await timeLimit(load(), options.timeoutMs, () => loadTimeout(url, { timeoutMs: options.timeoutMs, waitUntil: 'load' }));
+  if (refused) throw new UrlBlocked(URL_BLOCKED_MESSAGE);
   const loadTimeMs = Math.round(performance.now() - started);
   options.phases?.mark('navigate');
   await sleep(options.delaySeconds * 1000, signal);

@@ -37,6 +37,15 @@ export function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefin
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
+/** `promise`'s outcome, or a rejection with `expired()` once `ms` have passed; the timer never outlives it. */
+export function timeLimit<T>(promise: Promise<T>, ms: number, expired: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(expired()), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** Rejects with the signal's reason when it aborts; never resolves. For `Promise.race`. */
 export function rejectOnAbort(signal: AbortSignal): Promise<never> {
   return new Promise((_resolve, reject) => {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { Unavailable, isAppError } from '@sitelens/contracts';
+import { Unavailable, isAppError, timeLimit } from '@sitelens/contracts';
 
 /**
  * Runs a queue/Redis operation for a request. When Redis is not connected the request gets a 503
@@ -7,18 +7,10 @@ import { Unavailable, isAppError } from '@sitelens/contracts';
  */
 export async function withRedis<T>(redis: Redis, operation: () => Promise<T>, timeoutMs = 3_000, subject = 'The job queue'): Promise<T> {
   if (redis.status !== 'ready') throw new Unavailable(`${subject} is unavailable (Redis is not reachable)`);
-  let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([
-      operation(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Unavailable(`${subject} did not answer in time`)), timeoutMs);
-      }),
-    ]);
+    return await timeLimit(operation(), timeoutMs, () => new Unavailable(`${subject} did not answer in time`));
   } catch (error) {
     if (isAppError(error)) throw error;
     throw new Unavailable(`${subject} is unavailable (Redis is not reachable)`, { cause: error });
-  } finally {
-    if (timer) clearTimeout(timer);
   }
 }

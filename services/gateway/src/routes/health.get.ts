@@ -1,3 +1,4 @@
+import { timeLimit } from '@sitelens/contracts';
 import { pingRedis } from '@sitelens/queue';
 import { defineRoute } from '../http/route';
 
@@ -7,19 +8,10 @@ async function queueCounts(queue: { getJobCounts(...types: string[]): Promise<Re
 }
 
 async function settle<T>(work: Promise<T>, timeoutMs: number): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    const value = await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
-      }),
-    ]);
-    return { ok: true, value };
+    return { ok: true, value: await timeLimit(work, timeoutMs, () => new Error('timed out')) };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  } finally {
-    if (timer) clearTimeout(timer);
   }
 }
 
