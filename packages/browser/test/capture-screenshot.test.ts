@@ -1,7 +1,7 @@
 import { imageSize } from 'image-size';
 import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import { captureScreenshot, type BrowserPool, type CaptureOptions } from '../src';
-import { decodePng, failure, FIXTURES, luminance, near, request, silentLogger, testPool } from './support/helpers';
+import { decodePng, deviceProbe, failure, FIXTURES, luminance, near, request, silentLogger, testPool } from './support/helpers';
 
 const WHITE: [number, number, number] = [255, 255, 255];
 const RED: [number, number, number] = [255, 0, 0];
@@ -56,31 +56,16 @@ describe('captureScreenshot', () => {
     });
 
     it('captures mobile at 375x667 CSS pixels and 2x: a 750x1334 image, with the mobile user agent and touch', async () => {
-      const reports: Array<Record<string, unknown>> = [];
-      const userAgents: string[] = [];
-      site.route('/probe', (req, res) => {
-        userAgents.push(String(req.headers['user-agent']));
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(
-          '<html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><script>' +
-            'const data = { width: innerWidth, ratio: devicePixelRatio, coarse: matchMedia("(pointer: coarse)").matches, touch: navigator.maxTouchPoints > 0 };' +
-            'fetch("/probe-report?d=" + encodeURIComponent(JSON.stringify(data)));' +
-            '</script></body></html>',
-        );
-      });
-      site.route('/probe-report', (req, res) => {
-        reports.push(JSON.parse(new URL(req.url ?? '', 'http://x').searchParams.get('d') ?? '{}') as Record<string, unknown>);
-        res.writeHead(204).end();
-      });
-      const shot = await shoot({ url: `${site.origin}/probe`, device: 'mobile', wait_until: 'networkidle' });
+      const { url, reports, userAgents } = deviceProbe(site);
+      const shot = await shoot({ url, device: 'mobile', wait_until: 'networkidle' });
       const pixels = decodePng(shot.image);
       expect([pixels.width, pixels.height]).toEqual([750, 1334]);
       expect(shot.metadata).toMatchObject({ width: 750, height: 1334, device: 'mobile' });
-      expect(reports[0]).toEqual({ width: 375, ratio: 2, coarse: true, touch: true });
+      expect(reports[0]).toEqual({ width: 375, ratio: 2, coarse: true, touch: true, portrait: true });
       expect(userAgents[0]).toMatch(/iPhone/);
 
-      await shoot({ url: `${site.origin}/probe`, wait_until: 'networkidle' });
-      expect(reports[1]).toEqual({ width: 1920, ratio: 1, coarse: false, touch: false });
+      await shoot({ url, wait_until: 'networkidle' });
+      expect(reports[1]).toEqual({ width: 1920, ratio: 1, coarse: false, touch: false, portrait: false });
       expect(userAgents[1]).toMatch(/Chrome\//);
       expect(userAgents[1]).not.toMatch(/Headless/);
     });

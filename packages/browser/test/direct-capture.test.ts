@@ -7,7 +7,7 @@
 import { startFixtureSite, type FixtureSite } from '@sitelens/testkit';
 import { captureScreenshot, type BrowserPool, type CaptureOptions } from '../src';
 import { isPlainCapture } from '../src/direct-capture';
-import { decodePng, failure, FIXTURES, near, request, silentLogger, testPool } from './support/helpers';
+import { decodePng, deviceProbe, failure, FIXTURES, near, request, silentLogger, testPool } from './support/helpers';
 
 describe('isPlainCapture', () => {
   const url = 'http://example.com/';
@@ -110,24 +110,8 @@ describe('plain captures on DevTools directly', () => {
   });
 
   it('emulates the device the page sees: width, pixel ratio, touch, orientation and user agent', async () => {
-    const reports: Array<Record<string, unknown>> = [];
-    const userAgents: string[] = [];
-    site.route('/probe', (req, res) => {
-      userAgents.push(String(req.headers['user-agent']));
-      res.writeHead(200, { 'content-type': 'text/html' });
-      // An image in the document holds the load event until the report is in.
-      res.end(
-        '<html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><script>' +
-          'const data = { width: innerWidth, ratio: devicePixelRatio, coarse: matchMedia("(pointer: coarse)").matches, touch: navigator.maxTouchPoints > 0, portrait: matchMedia("(orientation: portrait)").matches };' +
-          'document.write(`<img src="/probe-report?d=${encodeURIComponent(JSON.stringify(data))}">`);' +
-          '</script></body></html>',
-      );
-    });
-    site.route('/probe-report', (req, res) => {
-      reports.push(JSON.parse(new URL(req.url ?? '', 'http://x').searchParams.get('d') ?? '{}') as Record<string, unknown>);
-      res.writeHead(204).end();
-    });
-    const mobile = { url: `${site.origin}/probe`, device: 'mobile' };
+    const { url, reports, userAgents } = deviceProbe(site);
+    const mobile = { url, device: 'mobile' };
     const { direct } = await both(mobile);
     expect(reports).toEqual([
       { width: 375, ratio: 2, coarse: true, touch: true, portrait: true },
@@ -137,14 +121,14 @@ describe('plain captures on DevTools directly', () => {
     expect(userAgents[0]).toBe(userAgents[1]);
     expect([direct.metadata.width, direct.metadata.height]).toEqual([750, 1334]);
 
-    await both({ url: `${site.origin}/probe`, user_agent: 'SitelensTest/1.0' });
+    await both({ url, user_agent: 'SitelensTest/1.0' });
     expect(reports.slice(2)).toEqual([
       { width: 1920, ratio: 1, coarse: false, touch: false, portrait: false },
       { width: 1920, ratio: 1, coarse: false, touch: false, portrait: false },
     ]);
     expect(userAgents.slice(2)).toEqual(['SitelensTest/1.0', 'SitelensTest/1.0']);
 
-    await both({ url: `${site.origin}/probe` });
+    await both({ url });
     expect(userAgents[4]).toMatch(/Chrome\//);
     expect(userAgents[4]).not.toMatch(/Headless/);
     expect(userAgents[5]).toBe(userAgents[4]);

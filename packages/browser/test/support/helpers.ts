@@ -3,7 +3,7 @@ import { PNG } from 'pngjs';
 import { AppError, screenshotCreateRequest, type ScreenshotCreateRequest } from '@sitelens/contracts';
 import { createLogger, createMetrics, type Logger } from '@sitelens/telemetry';
 import { BrowserPool, type BrowserPoolConfig, type BrowserPoolDeps } from '../../src';
-import { chromePath } from '@sitelens/testkit';
+import { chromePath, type FixtureSite } from '@sitelens/testkit';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 export const silentLogger: Logger = createLogger({ level: 'silent', service: 'browser-test' });
@@ -75,4 +75,29 @@ export async function expectAppError(promise: Promise<unknown>, code: string, re
   expect(error.code).toBe(code);
   expect(error.retryable).toBe(retryable);
   return error;
+}
+
+/**
+ * `/probe` on `site`: a page that reports what it sees of the device (width, pixel ratio, coarse
+ * pointer, touch, portrait) and records the user agent it was asked with. The report is an image
+ * in the document, so it is in before the page's load event.
+ */
+export function deviceProbe(site: FixtureSite): { url: string; reports: Array<Record<string, unknown>>; userAgents: string[] } {
+  const reports: Array<Record<string, unknown>> = [];
+  const userAgents: string[] = [];
+  site.route('/probe', (req, res) => {
+    userAgents.push(String(req.headers['user-agent']));
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(
+      '<html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><script>' +
+        'const data = { width: innerWidth, ratio: devicePixelRatio, coarse: matchMedia("(pointer: coarse)").matches, touch: navigator.maxTouchPoints > 0, portrait: matchMedia("(orientation: portrait)").matches };' +
+        'document.write(`<img src="/probe-report?d=${encodeURIComponent(JSON.stringify(data))}">`);' +
+        '</script></body></html>',
+    );
+  });
+  site.route('/probe-report', (req, res) => {
+    reports.push(JSON.parse(new URL(req.url ?? '', 'http://x').searchParams.get('d') ?? '{}') as Record<string, unknown>);
+    res.writeHead(204).end();
+  });
+  return { url: `${site.origin}/probe`, reports, userAgents };
 }
